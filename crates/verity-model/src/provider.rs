@@ -1,0 +1,126 @@
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::{ChatMessage, GenParams, SampleKey, Task, ToolCall, Usage};
+
+/// A boxed, sendable future: what [`Provider::generate`] returns, so providers can be used as
+/// trait objects without this crate depending on an async runtime.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Everything a provider needs to answer one call.
+#[derive(Clone, Debug)]
+pub struct GenerateRequest {
+    pub sample: SampleKey,
+    /// The task itself: the `mock` provider answers from it; real providers ignore it.
+    pub task: Arc<Task>,
+    pub messages: Vec<ChatMessage>,
+    pub params: GenParams,
+    /// Tools offered to the model, as JSON schemas in the OpenAI function shape.
+    pub tools: Vec<Value>,
+}
+
+/// One successful provider call.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Generation {
+    pub text: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub usage: Usage,
+    /// The model id the provider reported.
+    pub model: Option<String>,
+    pub finish_reason: Option<String>,
+    /// The raw response body, kept for observations.
+    pub raw: String,
+}
+
+/// What went wrong with a provider call, classified so the runner knows whether to retry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProviderErrorKind {
+    /// HTTP 429; `retry_after` from the `Retry-After` header where given.
+    RateLimited { retry_after: Option<Duration> },
+    /// HTTP 5xx.
+    Server { status: u16 },
+    /// Other non-success HTTP statuses (400, 404, 422…): the request itself is wrong.
+    Client { status: u16 },
+    /// HTTP 401 / 403.
+    Auth { status: u16 },
+    Timeout,
+    /// Could not connect, or the connection broke mid-response.
+    Connection,
+    /// The provider answered 200 with a body verity cannot read.
+    InvalidResponse,
+    /// The provider is misconfigured (missing key, unknown model, bad URL): fail before the run.
+    Config,
+}
+
+impl ProviderErrorKind {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ProviderErrorKind::RateLimited { .. } => "rate_limited",
+            ProviderErrorKind::Server { .. } => "server_error",
+            ProviderErrorKind::Client { .. } => "client_error",
+            ProviderErrorKind::Auth { .. } => "auth",
+            ProviderErrorKind::Timeout => "timeout",
+            ProviderErrorKind::Connection => "connection",
+            ProviderErrorKind::InvalidResponse => "invalid_response",
+            ProviderErrorKind::Config => "config",
+        }
+    }
+}
+
+/// A failed provider call.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ProviderError {
+    pub kind: ProviderErrorKind,
+    pub message: String,
+}
+
+impl ProviderError {
+    pub fn new(kind: ProviderErrorKind, message: impl Into<String>) -> Self {
+        ProviderError { kind, message: message.into() }
+    }
+
+    /// Whether trying the same call again may succeed: rate limits, server errors, timeouts
+    /// and broken connections are; malformed requests, auth failures and config are not.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self.kind,
+            ProviderErrorKind::RateLimited { .. }
+                | ProviderErrorKind::Server { .. }
+                | ProviderErrorKind::Timeout
+                | ProviderErrorKind::Connection
+                | ProviderErrorKind::InvalidResponse
+        )
+    }
+
+    /// The delay the provider asked for, if any.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self.kind {
+            ProviderErrorKind::RateLimited { retry_after } => retry_after,
+            _ => None,
+        }
+    }
+}
+
+/// Something that answers prompts: an HTTP API, an in-process model, a user's command, a cache.
+///
+/// Implementations classify their own errors ([`ProviderError::is_retryable`]); the runner owns
+/// retries, limits, caching and timing, so a provider makes exactly one attempt per call.
+pub trait Provider: Send + Sync {
+    /// The provider kind (`mock`, `openai`, …).
+    fn kind(&self) -> &str;
+
+    /// The model id requests go to, as configured.
+    fn model(&self) -> &str;
+
+    /// A stable description of the endpoint (base URL, command line…) for cache keys and
+    /// reports. Never contains a secret.
+    fn endpoint(&self) -> String;
+
+    /// Makes one attempt at answering `req`.
+    fn generate<'a>(&'a self, req: &'a GenerateRequest) -> BoxFuture<'a, Result<Generation, ProviderError>>;
+}

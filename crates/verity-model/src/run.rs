@@ -1,0 +1,101 @@
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Outcome, Response, SampleKey, Score, Suite};
+
+/// Where a run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Started and not (yet) finished; a run killed mid-way stays here until resumed.
+    Running,
+    Completed,
+    /// Stopped on purpose (Ctrl-C, a budget) with work left.
+    Interrupted,
+    /// Aborted by an infrastructure failure (a grounding server that would not start…).
+    Failed,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Completed => "completed",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Failed => "failed",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<RunStatus> {
+        match s {
+            "running" => Some(RunStatus::Running),
+            "completed" => Some(RunStatus::Completed),
+            "interrupted" => Some(RunStatus::Interrupted),
+            "failed" => Some(RunStatus::Failed),
+            _ => None,
+        }
+    }
+}
+
+/// The options a run was started with, beyond the suite itself.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunOptions {
+    pub epochs: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
+    pub concurrency: usize,
+    /// The variants run (all of the suite's when none were named).
+    pub variants: Vec<String>,
+}
+
+/// Everything known about a run except its samples: what was run, with what, when.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunMeta {
+    pub id: String,
+    /// Where the suite was read from (a directory or a dataset file).
+    pub suite_path: String,
+    /// The resolved suite, exactly as run (tasks limited / filtered, overrides applied).
+    pub suite: Suite,
+    pub options: RunOptions,
+    /// RFC 3339, UTC.
+    pub started_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    pub status: RunStatus,
+    pub verity_version: String,
+    /// variant -> `provider/model`.
+    pub models: BTreeMap<String, String>,
+    /// variant -> BLAKE3 of its prompt template(s) (`-` when it has none).
+    pub prompt_hashes: BTreeMap<String, String>,
+    /// How many samples the run schedules in all.
+    pub total_samples: u64,
+    /// The current scoring (1 after the run; each `verity rescore` adds one).
+    pub scoring: u32,
+}
+
+/// One finished sample as stored: the raw response plus the current scoring's verdicts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SampleRecord {
+    pub key: SampleKey,
+    pub response: Response,
+    pub scores: Vec<Score>,
+    pub outcome: Outcome,
+    /// RFC 3339, UTC.
+    pub completed_at: String,
+}
+
+/// Scores a group scorer gave a set of samples together (all epochs of a task, or the tasks
+/// that share a metadata value).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GroupRecord {
+    pub variant: String,
+    /// `epochs` or `group:<metadata key>`.
+    pub scope: String,
+    /// The task id (for `epochs`) or the shared metadata value.
+    pub group: String,
+    pub task_ids: Vec<String>,
+    pub scores: Vec<Score>,
+}

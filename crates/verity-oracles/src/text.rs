@@ -1,0 +1,438 @@
+//! Text scorers: equals, contains, regex, json-valid, and the cross-epoch `identical`.
+
+use std::collections::HashMap;
+
+use regex::{Regex, RegexBuilder};
+use serde_json::{Map, Value};
+use verity_model::{Evidence, GroupMember, Response, Score, Scope, Scorer, Task};
+
+use crate::catalog::{flag, string_list};
+use crate::{excerpt, na, strip_fence};
+
+/// Text-comparison options shared by the text scorers.
+#[derive(Clone, Debug)]
+pub(crate) struct TextOpts {
+    ignore_case: bool,
+    trim: bool,
+    normalize_whitespace: bool,
+    multiline: bool,
+    dot_all: bool,
+}
+
+impl TextOpts {
+    pub(crate) fn from_options(o: &Map<String, Value>) -> Self {
+        TextOpts {
+            ignore_case: flag(o, "ignore_case", false),
+            trim: flag(o, "trim", true),
+            normalize_whitespace: flag(o, "normalize_whitespace", false),
+            multiline: flag(o, "multiline", true),
+            dot_all: flag(o, "dot_all", false),
+        }
+    }
+
+    fn norm(&self, s: &str) -> String {
+        let mut s = if self.trim { s.trim().to_owned() } else { s.to_owned() };
+        if self.normalize_whitespace {
+            s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        }
+        if self.ignore_case {
+            s = s.to_lowercase();
+        }
+        s
+    }
+
+    pub(crate) fn regex(&self, pattern: &str) -> Result<Regex, String> {
+        RegexBuilder::new(pattern)
+            .case_insensitive(self.ignore_case)
+            .multi_line(self.multiline)
+            .dot_matches_new_line(self.dot_all)
+            .size_limit(1 << 22)
+            .build()
+            .map_err(|e| format!("invalid regex: {}", one_line(&e.to_string())))
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.lines().map(str::trim_end).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" | ")
+}
+
+/// 1-based line and column of byte offset `at` in `text`.
+fn line_col(text: &str, at: usize) -> (u32, u32) {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() as u32 + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+    (line, col)
+}
+
+pub(crate) struct Equals {
+    pub(crate) name: String,
+    pub(crate) criterion: String,
+    pub(crate) opts: TextOpts,
+}
+
+impl Scorer for Equals {
+    fn kind(&self) -> &str {
+        "equals"
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn score(&self, task: &Task, response: &Response) -> Vec<Score> {
+        let targets = task.expect.get("equals").and_then(string_list).unwrap_or_else(|| task.target.clone());
+        if targets.is_empty() {
+            return vec![na(&self.name, &self.criterion, "the task has no target")];
+        }
+        let got = self.opts.norm(&response.text);
+        let hit = targets.iter().find(|t| self.opts.norm(t) == got);
+        let s = match hit {
+            Some(t) => Score::pass(&self.name, &self.criterion).explain(format!("answer equals {t:?}")),
+            None => Score::fail(&self.name, &self.criterion)
+                .explain(format!("expected {}, got {:?}", fmt_targets(&targets), excerpt(&response.text, 120))),
+        };
+        vec![s.with_value(if hit.is_some() { 1.0 } else { 0.0 })]
+    }
+}
+
+fn fmt_targets(t: &[String]) -> String {
+    if t.len() == 1 {
+        format!("{:?}", t[0])
+    } else {
+        format!("one of {:?}", t)
+    }
+}
+
+pub(crate) struct Contains {
+    pub(crate) name: String,
+    pub(crate) criterion: String,
+    pub(crate) values: Option<Vec<String>>,
+    pub(crate) opts: TextOpts,
+}
+
+impl Scorer for Contains {
+    fn kind(&self) -> &str {
+        "contains"
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn score(&self, task: &Task, response: &Response) -> Vec<Score> {
+        // `expect.contains` (or the scorer's `values`): every string must appear.
+        // Otherwise the task's targets: any one must appear.
+        let (needles, need_all) = match task.expect.get("contains").and_then(string_list) {
+            Some(v) => (v, true),
+            None => match &self.values {
+                Some(v) => (v.clone(), true),
+                None => (task.target.clone(), false),
+            },
+        };
+        if needles.is_empty() {
+            return vec![na(&self.name, &self.criterion, "nothing to look for: no `expect.contains` and no target")];
+        }
+        let hay = if self.opts.ignore_case { response.text.to_lowercase() } else { response.text.clone() };
+        let find = |n: &String| {
+            let n = if self.opts.ignore_case { n.to_lowercase() } else { n.clone() };
+            hay.find(&n)
+        };
+        let missing: Vec<&String> = needles.iter().filter(|n| find(n).is_none()).collect();
+        let pass = if need_all { missing.is_empty() } else { missing.len() < needles.len() };
+        let mut s = if pass { Score::pass(&self.name, &self.criterion) } else { Score::fail(&self.name, &self.criterion) };
+        if pass {
+            for n in &needles {
+                if let Some(at) = find(n) {
+                    let (l, c) = line_col(&hay, at);
+                    s = s.with_evidence(Evidence::msg(format!("found {n:?}")).at(l, c));
+                    if !need_all {
+                        break;
+                    }
+                }
+            }
+        } else {
+            for n in &missing {
+                s = s.with_evidence(Evidence::msg(format!("missing {n:?}")));
+            }
+            s = s.explain(if need_all {
+                format!("{} of {} required strings missing", missing.len(), needles.len())
+            } else {
+                format!("none of {} found", fmt_targets(&needles))
+            });
+        }
+        vec![s]
+    }
+}
+
+pub(crate) struct RegexMatch {
+    pub(crate) name: String,
+    pub(crate) criterion: String,
+    pub(crate) pattern: Option<Regex>,
+    pub(crate) must_match: bool,
+    pub(crate) opts: TextOpts,
+}
+
+impl Scorer for RegexMatch {
+    fn kind(&self) -> &str {
+        "regex"
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn score(&self, task: &Task, response: &Response) -> Vec<Score> {
+        let mut patterns: Vec<Regex> = Vec::new();
+        if let Some(p) = &self.pattern {
+            patterns.push(p.clone());
+        }
+        if let Some(list) = task.expect.get("regex").and_then(string_list) {
+            for p in list {
+                match self.opts.regex(&p) {
+                    Ok(r) => patterns.push(r),
+                    Err(e) => {
+                        return vec![Score::new(&self.name, &self.criterion, verity_model::ScoreStatus::Error)
+                            .explain(format!("task regex {p:?}: {e}"))];
+                    }
+                }
+            }
+        }
+        if patterns.is_empty() {
+            return vec![na(&self.name, &self.criterion, "no pattern for this task")];
+        }
+        let mut s = Score::pass(&self.name, &self.criterion);
+        let mut failed = 0;
+        for r in &patterns {
+            match (r.find(&response.text), self.must_match) {
+                (Some(m), true) => {
+                    let (l, c) = line_col(&response.text, m.start());
+                    s = s.with_evidence(Evidence::msg(format!("/{}/ matched {:?}", r.as_str(), excerpt(m.as_str(), 80))).at(l, c));
+                }
+                (None, true) => {
+                    failed += 1;
+                    s = s.with_evidence(Evidence::msg(format!("/{}/ did not match", r.as_str())));
+                }
+                (Some(m), false) => {
+                    failed += 1;
+                    let (l, c) = line_col(&response.text, m.start());
+                    s = s.with_evidence(
+                        Evidence::msg(format!("/{}/ must not match but matched {:?}", r.as_str(), excerpt(m.as_str(), 80))).at(l, c),
+                    );
+                }
+                (None, false) => {
+                    s = s.with_evidence(Evidence::msg(format!("/{}/ absent, as required", r.as_str())));
+                }
+            }
+        }
+        if failed > 0 {
+            s.status = verity_model::ScoreStatus::Fail;
+            s = s.explain(format!("{failed} of {} patterns failed", patterns.len()));
+        }
+        vec![s]
+    }
+}
+
+pub(crate) struct JsonValid {
+    pub(crate) name: String,
+    pub(crate) criterion: String,
+    pub(crate) raw: bool,
+}
+
+impl Scorer for JsonValid {
+    fn kind(&self) -> &str {
+        "json-valid"
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn score(&self, _task: &Task, response: &Response) -> Vec<Score> {
+        let text = if self.raw { response.text.as_str() } else { strip_fence(&response.text, "json") };
+        if text.trim().is_empty() {
+            return vec![Score::fail(&self.name, &self.criterion).explain("empty answer: no JSON")];
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(v) => {
+                let what = match v {
+                    Value::Object(_) => "an object",
+                    Value::Array(_) => "an array",
+                    _ => "a scalar",
+                };
+                vec![Score::pass(&self.name, &self.criterion).explain(format!("valid JSON ({what})"))]
+            }
+            Err(e) => vec![Score::fail(&self.name, &self.criterion)
+                .explain(format!("invalid JSON: {e}"))
+                .with_evidence(Evidence::msg(e.to_string()).at(e.line() as u32, e.column() as u32))],
+        }
+    }
+}
+
+/// Cross-epoch: passes when every epoch of a task gave the same answer.
+pub(crate) struct Identical {
+    pub(crate) name: String,
+    pub(crate) criterion: String,
+    pub(crate) normalize: String,
+}
+
+impl Identical {
+    fn canon(&self, s: &str) -> String {
+        match self.normalize.as_str() {
+            "none" => s.to_owned(),
+            "json" => match serde_json::from_str::<Value>(strip_fence(s, "json")) {
+                Ok(v) => canonical_json(&v),
+                Err(_) => s.trim().to_owned(),
+            },
+            _ => s.trim().to_owned(),
+        }
+    }
+}
+
+/// JSON with object keys sorted, so key order does not count as a difference.
+fn canonical_json(v: &Value) -> String {
+    fn sort(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                Value::Object(keys.into_iter().map(|k| (k.clone(), sort(&m[k]))).collect())
+            }
+            Value::Array(a) => Value::Array(a.iter().map(sort).collect()),
+            other => other.clone(),
+        }
+    }
+    sort(v).to_string()
+}
+
+impl Scorer for Identical {
+    fn kind(&self) -> &str {
+        "identical"
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn scope(&self) -> Scope {
+        Scope::Epochs
+    }
+    fn score_group(&self, members: &[GroupMember<'_>]) -> Vec<Score> {
+        if members.len() < 2 {
+            return vec![na(&self.name, &self.criterion, "fewer than two epochs to compare")];
+        }
+        let canon: Vec<String> = members.iter().map(|m| self.canon(&m.response.text)).collect();
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for c in &canon {
+            *counts.entry(c.as_str()).or_default() += 1;
+        }
+        let (modal, n) = counts.iter().max_by_key(|(k, n)| (**n, std::cmp::Reverse(**k))).map(|(k, n)| (*k, *n)).unwrap_or(("", 0));
+        let share = n as f64 / canon.len() as f64;
+        let mut s = if counts.len() == 1 {
+            Score::pass(&self.name, &self.criterion).explain(format!("all {} epochs identical", canon.len()))
+        } else {
+            Score::fail(&self.name, &self.criterion)
+                .explain(format!("{} distinct answers over {} epochs", counts.len(), canon.len()))
+        };
+        for (m, c) in members.iter().zip(&canon) {
+            if c != modal {
+                s = s.with_evidence(Evidence::msg(format!("epoch {} differs from the most common answer: {:?}", m.epoch, excerpt(c, 80))));
+            }
+        }
+        vec![s.with_value(share)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use verity_model::{ScoreStatus, ScorerSpec, SourceLoc};
+
+    use super::*;
+    use crate::{build, check_spec, check_task};
+
+    fn spec(kind: &str, options: Value) -> ScorerSpec {
+        ScorerSpec {
+            kind: kind.into(),
+            name: None,
+            options: options.as_object().cloned().unwrap_or_default(),
+            source: SourceLoc::default(),
+        }
+    }
+
+    fn resp(t: &str) -> Response {
+        Response { text: t.into(), ..Response::default() }
+    }
+
+    fn task(target: &[&str], expect: Value) -> Task {
+        let mut t = Task::prompt("t", "p");
+        t.target = target.iter().map(|s| s.to_string()).collect();
+        t.expect = expect.as_object().cloned().unwrap_or_default();
+        t
+    }
+
+    fn run(kind: &str, opts: Value, t: &Task, answer: &str) -> Score {
+        build(&spec(kind, opts)).unwrap().score(t, &resp(answer)).remove(0)
+    }
+
+    #[test]
+    fn equals_cases() {
+        let t = task(&["42"], json!({}));
+        assert_eq!(run("equals", json!({}), &t, " 42\n").status, ScoreStatus::Pass);
+        assert_eq!(run("equals", json!({}), &t, "43").status, ScoreStatus::Fail);
+        assert_eq!(run("equals", json!({"trim": false}), &t, " 42").status, ScoreStatus::Fail);
+        let t2 = task(&["Paris"], json!({}));
+        assert_eq!(run("equals", json!({"ignore_case": true}), &t2, "paris").status, ScoreStatus::Pass);
+        assert_eq!(run("equals", json!({}), &task(&[], json!({})), "x").status, ScoreStatus::NotApplicable);
+    }
+
+    #[test]
+    fn contains_cases() {
+        let t = task(&[], json!({"contains": ["foo", "bar"]}));
+        assert_eq!(run("contains", json!({}), &t, "foo and bar").status, ScoreStatus::Pass);
+        let s = run("contains", json!({}), &t, "foo only");
+        assert_eq!(s.status, ScoreStatus::Fail);
+        assert_eq!(s.evidence[0].message, "missing \"bar\"");
+        let any = task(&["x", "y"], json!({}));
+        assert_eq!(run("contains", json!({}), &any, "has y").status, ScoreStatus::Pass);
+    }
+
+    #[test]
+    fn regex_cases() {
+        let t = task(&[], json!({"regex": "^ans: \\d+$"}));
+        let s = run("regex", json!({}), &t, "intro\nans: 12");
+        assert_eq!(s.status, ScoreStatus::Pass);
+        assert_eq!(s.evidence[0].line, Some(2));
+        assert_eq!(run("regex", json!({}), &t, "ans: x").status, ScoreStatus::Fail);
+        let neg = task(&[], json!({}));
+        assert_eq!(run("regex", json!({"pattern": "TODO", "must_match": false}), &neg, "done").status, ScoreStatus::Pass);
+        assert_eq!(run("regex", json!({"pattern": "TODO", "must_match": false}), &neg, "a TODO").status, ScoreStatus::Fail);
+    }
+
+    #[test]
+    fn json_valid_cases() {
+        let t = task(&[], json!({}));
+        assert_eq!(run("json-valid", json!({}), &t, "```json\n{\"a\": 1}\n```").status, ScoreStatus::Pass);
+        let s = run("json-valid", json!({}), &t, "{\"a\": }");
+        assert_eq!(s.status, ScoreStatus::Fail);
+        assert_eq!(s.evidence[0].line, Some(1));
+        assert_eq!(run("json-valid", json!({"extract": "raw"}), &t, "```json\n{}\n```").status, ScoreStatus::Fail);
+    }
+
+    #[test]
+    fn identical_across_epochs() {
+        let sc = build(&spec("identical", json!({"normalize": "json"}))).unwrap();
+        assert_eq!(sc.scope(), Scope::Epochs);
+        let t = task(&[], json!({}));
+        let (a, b, c) = (resp("{\"x\":1,\"y\":2}"), resp("{\"y\":2,\"x\":1}"), resp("{\"x\":3}"));
+        let m = |r, e| GroupMember { task: &t, epoch: e, response: r };
+        let same = sc.score_group(&[m(&a, 0), m(&b, 1)]);
+        assert_eq!(same[0].status, ScoreStatus::Pass);
+        let diff = sc.score_group(&[m(&a, 0), m(&b, 1), m(&c, 2)]);
+        assert_eq!(diff[0].status, ScoreStatus::Fail);
+        assert!((diff[0].value.unwrap() - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(diff[0].evidence.len(), 1);
+    }
+
+    #[test]
+    fn config_checks_name_keys() {
+        let bad = check_spec(&spec("regex", json!({"pattern": "((", "colour": 1})));
+        let keys: Vec<_> = bad.iter().map(|i| i.key.clone().unwrap()).collect();
+        assert_eq!(keys, ["colour", "pattern"]);
+        assert!(check_spec(&spec("nope", json!({})))[0].message.contains("unknown scorer kind"));
+        let t = task(&[], json!({"regex": ["ok", "[unclosed"]}));
+        let issues = check_task(&spec("regex", json!({})), &t);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].key.as_deref(), Some("expect.regex"));
+        assert!(build(&spec("regex", json!({"pattern": "(("}))).is_err());
+    }
+}
