@@ -1,1 +1,42 @@
-//! (being written)
+//! Renderers over a stored run: a terminal table, a versioned JSON document and a Markdown
+//! audit document.
+//!
+//! Reports read results and nothing else. They never schedule a sample, never call a model and
+//! do no I/O: each renderer returns a `String` (or a [`serde_json::Value`]) that the binary
+//! prints or writes. That is what lets `verity report` run on any stored run, years later,
+//! offline.
+//!
+//! All the arithmetic happens once, in [`RunView::new`]; the three renderers only format the
+//! view, so they cannot disagree about a number. The view is also where the reporting rules
+//! live:
+//!
+//! * pass rates follow the suite's error policy (`[outcome] errors`): with `fail`, an errored
+//!   sample is a failure and stays in the denominator; with `exclude`, it is left out of the
+//!   rate and counted apart;
+//! * every criterion is reported on its own (seed 000 NG6: never a composite score);
+//! * comparisons pair tasks by id, and a task passes for a variant when every stored epoch of
+//!   it passed (under `exclude`, errored epochs are dropped first; a task with no epoch left
+//!   is unpaired). The 2×2 table is `[[a, b], [c, d]]` with rows for the control (pass, fail)
+//!   and columns for the treatment (pass, fail), as in seed 000 §6.4, so McNemar's test runs
+//!   on `b` (control-only passes) and `c` (treatment-only passes);
+//! * a run with no declared `[[compare]]` and exactly two variants compares the second
+//!   against the first, two-sided.
+//!
+//! The JSON layout is documented field by field in `docs/report-schema.md` and versioned by
+//! [`JSON_SCHEMA_VERSION`].
+
+mod fmt;
+mod json;
+mod markdown;
+mod table;
+mod view;
+
+pub use json::{JSON_SCHEMA_VERSION, to_json};
+pub use markdown::render_markdown;
+pub use table::{TableOptions, render_table};
+pub use view::{
+    CategorySummary, Comparison, CriterionSummary, Discordant, FailedCriterion, Failure,
+    GroupCounts, GroupFailure, GroupSummary, Header, Latency, NO_CATEGORY, OutcomeCounts,
+    PrfCounts, PrfSummary, Rate, RunView, StatusCounts, TaskOutcome, TaskVariant, TaskView,
+    VariantInfo, VariantSummary, Winner, evidence_location, full_detail, one_line, score_detail,
+};
