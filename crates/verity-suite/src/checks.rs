@@ -1,0 +1,520 @@
+//! Checks on a resolved [`Suite`]: scorer options, task expectations, coverage minima and
+//! template trial renders. The loader runs them with spans into the files it read; [`crate::check`]
+//! runs them on a suite built or changed in memory, pointing at the recorded source locations.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::sync::Arc;
+
+use verity_model::{PromptTemplate, SourceLoc, Suite};
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::render::{Renderer, describe};
+
+/// Where a diagnostic goes.
+pub(crate) enum Loc {
+    Span(Arc<SourceFile>, Range<usize>),
+    Point(SourceLoc),
+    Nowhere,
+}
+
+impl Diagnostic {
+    pub(crate) fn at_loc_of(self, loc: Loc) -> Diagnostic {
+        match loc {
+            Loc::Span(f, span) => self.at_span(&f, span),
+            Loc::Point(p) => self.at_loc(&p),
+            Loc::Nowhere => self,
+        }
+    }
+}
+
+/// Maps the subjects of checks to places in the suite's files.
+pub(crate) trait Locator {
+    /// The `[[scorers]]` entry `index`, at option `key` (`kind`, `pattern`…) when given.
+    fn scorer(&self, index: usize, key: Option<&str>) -> Loc;
+    /// Task `index`, at `expect.<name>` when given.
+    fn task(&self, index: usize, key: Option<&str>) -> Loc;
+    fn coverage(&self, category: &str) -> Loc;
+    /// A place in a template: the error's byte range in its source, or its 1-based line.
+    fn template(
+        &self,
+        tpl: &PromptTemplate,
+        range: Option<Range<usize>>,
+        line: Option<usize>,
+    ) -> Loc;
+}
+
+/// Runs every check on `suite`, appending diagnostics to `out`.
+pub(crate) fn run(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
+    scorers(suite, loc, out);
+    coverage(suite, loc, out);
+    templates(suite, loc, out);
+}
+
+fn scorers(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
+    let mut sound = Vec::new();
+    for (i, spec) in suite.scorers.iter().enumerate() {
+        let issues = verity_oracles::check_spec(spec);
+        for issue in &issues {
+            out.push(
+                Diagnostic::error(
+                    "scorer",
+                    format!("scorer `{}`: {}", spec.instance_name(), issue.message),
+                )
+                .at_loc_of(loc.scorer(i, issue.key.as_deref())),
+            );
+        }
+        if issues.is_empty() {
+            sound.push(spec);
+        }
+    }
+    for (i, task) in suite.tasks.iter().enumerate() {
+        for spec in &sound {
+            for issue in verity_oracles::check_task(spec, task) {
+                out.push(
+                    Diagnostic::error(
+                        "scorer",
+                        format!(
+                            "task `{}` (scorer `{}`): {}",
+                            task.id,
+                            spec.instance_name(),
+                            issue.message
+                        ),
+                    )
+                    .at_loc_of(loc.task(i, issue.key.as_deref())),
+                );
+            }
+        }
+    }
+}
+
+fn coverage(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
+    let mut counts: HashMap<&str, u64> = HashMap::new();
+    for t in &suite.tasks {
+        if let Some(c) = &t.category {
+            *counts.entry(c.as_str()).or_default() += 1;
+        }
+    }
+    for (category, &min) in &suite.coverage {
+        let n = counts.get(category.as_str()).copied().unwrap_or(0);
+        if n < u64::from(min) {
+            let tasks = if n == 1 { "task" } else { "tasks" };
+            out.push(
+                Diagnostic::error(
+                    "coverage",
+                    format!(
+                        "category `{category}` has {n} {tasks}; [coverage] requires at least {min}"
+                    ),
+                )
+                .at_loc_of(loc.coverage(category)),
+            );
+        }
+    }
+}
+
+/// Compiles every template, then renders each for every task × variant. A render error is
+/// reported once per template and place, with how many samples it spoils.
+fn templates(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
+    let (renderer, errors) = Renderer::build(&suite.variants);
+    let mut broken = HashSet::new();
+    for (tpl, e) in errors {
+        broken.insert(tpl.hash.clone());
+        out.push(
+            Diagnostic::error(
+                "template",
+                format!(
+                    "template `{}` does not compile: {}",
+                    tpl.origin,
+                    describe(&e)
+                ),
+            )
+            .at_loc_of(loc.template(&tpl, e.range(), e.line())),
+        );
+    }
+    // (template hash, line, message) → (index in `found`, samples affected)
+    let mut seen: HashMap<(String, Option<usize>, String), (usize, usize)> = HashMap::new();
+    let mut found: Vec<Diagnostic> = Vec::new();
+    for variant in &suite.variants {
+        let templates = [&variant.prompt, &variant.system];
+        if templates
+            .iter()
+            .all(|t| t.as_ref().is_none_or(|t| broken.contains(&t.hash)))
+        {
+            continue;
+        }
+        for task in &suite.tasks {
+            let Err((tpl, e)) = renderer.try_messages(task, variant) else {
+                continue;
+            };
+            if broken.contains(&tpl.hash) {
+                continue;
+            }
+            let message = describe(&e);
+            let key = (tpl.hash.clone(), e.line(), message.clone());
+            if let Some((_, count)) = seen.get_mut(&key) {
+                *count += 1;
+                continue;
+            }
+            seen.insert(key, (found.len(), 1));
+            found.push(
+                Diagnostic::error(
+                    "template",
+                    format!(
+                        "template `{}` fails to render task `{}` (variant `{}`): {message}",
+                        tpl.origin, task.id, variant.name
+                    ),
+                )
+                .at_loc_of(loc.template(tpl, e.range(), e.line())),
+            );
+        }
+    }
+    for (index, count) in seen.into_values() {
+        if count > 1 {
+            let more = count - 1;
+            let d = &mut found[index];
+            d.note = Some(format!(
+                "{more} more sample{} fail{} the same way",
+                plural(more),
+                if more == 1 { "s" } else { "" }
+            ));
+        }
+    }
+    out.extend(found);
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Locations for a suite built in memory: the sources recorded on tasks and scorers.
+pub(crate) struct RecordedLocator<'a> {
+    pub(crate) suite: &'a Suite,
+}
+
+impl Locator for RecordedLocator<'_> {
+    fn scorer(&self, index: usize, _key: Option<&str>) -> Loc {
+        recorded(self.suite.scorers.get(index).map(|s| &s.source))
+    }
+
+    fn task(&self, index: usize, _key: Option<&str>) -> Loc {
+        recorded(self.suite.tasks.get(index).map(|t| &t.source))
+    }
+
+    fn coverage(&self, _category: &str) -> Loc {
+        Loc::Nowhere
+    }
+
+    fn template(
+        &self,
+        tpl: &PromptTemplate,
+        range: Option<Range<usize>>,
+        line: Option<usize>,
+    ) -> Loc {
+        template_loc(tpl, range, line)
+    }
+}
+
+/// A place in a template known only from its text.
+pub(crate) fn template_loc(
+    tpl: &PromptTemplate,
+    range: Option<Range<usize>>,
+    line: Option<usize>,
+) -> Loc {
+    let f = SourceFile::new(tpl.origin.clone(), tpl.source.clone());
+    let span = template_span(&f, range, line);
+    Loc::Span(f, span)
+}
+
+fn recorded(loc: Option<&SourceLoc>) -> Loc {
+    match loc {
+        Some(l) if !l.file.is_empty() => Loc::Point(l.clone()),
+        _ => Loc::Nowhere,
+    }
+}
+
+/// The span of a template error: its range when minijinja has one, else its line.
+pub(crate) fn template_span(
+    f: &SourceFile,
+    range: Option<Range<usize>>,
+    line: Option<usize>,
+) -> Range<usize> {
+    match (range, line) {
+        (Some(r), _) => r,
+        (None, Some(l)) => f.line_span(l),
+        (None, None) => 0..0,
+    }
+}
+
+/// [`crate::check`]: the loader's cross-references re-checked on a suite built or changed in
+/// memory, then every check of [`run`].
+pub(crate) fn check_suite(suite: &Suite) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut ids: HashMap<&str, &SourceLoc> = HashMap::new();
+    for t in &suite.tasks {
+        match ids.get(t.id.as_str()) {
+            Some(first) => out.push(
+                Diagnostic::error("duplicate-id", format!("duplicate task id `{}`", t.id))
+                    .at_loc_of(recorded(Some(&t.source)))
+                    .with_note(format!("first defined at {first}")),
+            ),
+            None => {
+                ids.insert(&t.id, &t.source);
+            }
+        }
+    }
+    let mut variants = HashSet::new();
+    let mut no_provider = Vec::new();
+    for v in &suite.variants {
+        if !variants.insert(v.name.as_str()) {
+            out.push(Diagnostic::error(
+                "duplicate-name",
+                format!("duplicate variant name `{}`", v.name),
+            ));
+        }
+        if v.provider.kind.is_empty() {
+            no_provider.push(format!("`{}`", v.name));
+        }
+        if let Some(g) = &v.grounding
+            && !suite.servers.contains_key(&g.server)
+        {
+            out.push(Diagnostic::error(
+                "bad-value",
+                format!(
+                    "variant `{}` is grounded on server `{}`, which the suite does not define",
+                    v.name, g.server
+                ),
+            ));
+        }
+    }
+    if !no_provider.is_empty() {
+        let (what, verb) = if no_provider.len() == 1 {
+            ("variant", "has")
+        } else {
+            ("variants", "have")
+        };
+        out.push(
+            Diagnostic::warning(
+                "no-provider",
+                format!("{what} {} {verb} no provider", no_provider.join(", ")),
+            )
+            .with_help("set a provider in the suite or pass --provider"),
+        );
+    }
+    let mut scorers: HashMap<&str, &SourceLoc> = HashMap::new();
+    for s in &suite.scorers {
+        match scorers.get(s.instance_name()) {
+            Some(first) => out.push(
+                Diagnostic::error(
+                    "duplicate-name",
+                    format!("two scorers are named `{}`", s.instance_name()),
+                )
+                .at_loc_of(recorded(Some(&s.source)))
+                .with_note(format!("first defined at {first}"))
+                .with_help("give each scorer a distinct `name`"),
+            ),
+            None => {
+                scorers.insert(s.instance_name(), &s.source);
+            }
+        }
+    }
+    for c in &suite.compare {
+        if c.test != "mcnemar" {
+            out.push(Diagnostic::error(
+                "bad-value",
+                format!("unknown comparison test `{}` (known: mcnemar)", c.test),
+            ));
+        }
+        if !matches!(c.alternative.as_str(), "two-sided" | "greater" | "less") {
+            out.push(Diagnostic::error(
+                "bad-value",
+                format!(
+                    "comparison alternative `{}` must be two-sided, greater or less",
+                    c.alternative
+                ),
+            ));
+        }
+        for name in &c.pair {
+            if !variants.contains(name.as_str()) {
+                out.push(Diagnostic::error(
+                    "bad-value",
+                    format!("comparison names `{name}`, which is not a variant"),
+                ));
+            }
+        }
+    }
+    if suite.epochs == 0 {
+        out.push(Diagnostic::error(
+            "bad-value",
+            "`epochs` must be at least 1",
+        ));
+    }
+    run(suite, &RecordedLocator { suite }, &mut out);
+    out.sort_by_key(|d| d.severity);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use verity_model::{
+        CompareSpec, GroundingMode, GroundingSpec, ProviderSpec, ScorerSpec, SourceLoc, Task,
+        Variant,
+    };
+
+    use super::*;
+
+    fn at(file: &str, line: u32) -> SourceLoc {
+        SourceLoc {
+            file: file.into(),
+            line,
+            column: 1,
+        }
+    }
+
+    fn task(id: &str, line: u32) -> Task {
+        let mut t = Task::prompt(id, "p");
+        t.source = at("tasks.jsonl", line);
+        t.category = Some("c".into());
+        t
+    }
+
+    fn variant(name: &str, prompt: Option<&str>) -> Variant {
+        Variant {
+            name: name.into(),
+            provider: ProviderSpec {
+                kind: "mock".into(),
+                ..Default::default()
+            },
+            params: Default::default(),
+            prompt: prompt.map(|p| PromptTemplate {
+                source: p.into(),
+                origin: "prompts/p.j2".into(),
+                hash: blake3::hash(p.as_bytes()).to_hex().to_string(),
+            }),
+            system: None,
+            grounding: None,
+        }
+    }
+
+    fn scorer(kind: &str, options: serde_json::Value, line: u32) -> ScorerSpec {
+        ScorerSpec {
+            kind: kind.into(),
+            name: None,
+            options: options.as_object().cloned().unwrap_or_default(),
+            source: at("suite.toml", line),
+        }
+    }
+
+    fn base() -> Suite {
+        Suite {
+            name: "s".into(),
+            description: None,
+            tasks: vec![task("a", 1), task("b", 2)],
+            variants: vec![variant("v", None)],
+            scorers: vec![],
+            outcome: Default::default(),
+            epochs: 1,
+            coverage: Default::default(),
+            servers: Default::default(),
+            compare: vec![],
+            content_hash: String::new(),
+        }
+    }
+
+    fn found(s: &Suite) -> Vec<String> {
+        crate::check(s)
+            .iter()
+            .map(|d| format!("{}@{}: {}", d.code, d.location(), d.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_sound_suite_has_nothing_to_report() {
+        assert!(found(&base()).is_empty());
+    }
+
+    #[test]
+    fn in_memory_changes_are_checked_against_recorded_locations() {
+        let mut s = base();
+        s.tasks.push(task("a", 3));
+        s.tasks[1].expect.insert("regex".into(), json!("(["));
+        s.variants.push(variant("v", None));
+        let mut grounded = variant("g", None);
+        grounded.grounding = Some(GroundingSpec {
+            server: "docs".into(),
+            mode: GroundingMode::Tools,
+            k: 5,
+        });
+        grounded.provider.kind.clear();
+        s.variants.push(grounded);
+        s.scorers = vec![
+            scorer("regex", json!({"pattern": "x"}), 7),
+            scorer("regex", json!({"pattern": "(["}), 9),
+        ];
+        s.scorers[1].name = Some("broken".into());
+        s.compare.push(CompareSpec {
+            test: "t".into(),
+            pair: ["v".into(), "w".into()],
+            alternative: "up".into(),
+        });
+        s.coverage.insert("c".into(), 5);
+        s.epochs = 0;
+        let f = found(&s);
+        let expected = [
+            "duplicate-id@tasks.jsonl:3:1: duplicate task id `a`",
+            "duplicate-name@: duplicate variant name `v`",
+            "bad-value@: variant `g` is grounded on server `docs`",
+            "bad-value@: unknown comparison test `t`",
+            "bad-value@: comparison alternative `up`",
+            "bad-value@: comparison names `w`",
+            "bad-value@: `epochs` must be at least 1",
+            "scorer@suite.toml:9:1: scorer `broken`: invalid regex",
+            "scorer@tasks.jsonl:2:1: task `b` (scorer `regex`): invalid regex",
+            "coverage@: category `c` has 3 tasks; [coverage] requires at least 5",
+            "no-provider@: variant `g` has no provider",
+        ];
+        if let Some(m) = crate::testing::mismatch(&f, &expected) {
+            panic!("{m}");
+        }
+        // Errors come first.
+        assert!(f.last().unwrap().starts_with("no-provider"));
+    }
+
+    #[test]
+    fn template_errors_point_into_the_template_and_count_samples() {
+        let mut s = base();
+        s.tasks.push(task("c", 3));
+        s.tasks[0].metadata.insert("hint".into(), json!("h"));
+        s.variants = vec![variant(
+            "v",
+            Some("Q: {{ prompt }}\nHint: {{ metadata.hint }}\n"),
+        )];
+        let ds = crate::check(&s);
+        assert_eq!(ds.len(), 1, "{ds:?}");
+        let d = &ds[0];
+        assert_eq!(d.code, "template");
+        assert_eq!(d.location(), "prompts/p.j2:2:10");
+        assert_eq!(
+            d.message,
+            "template `prompts/p.j2` fails to render task `b` (variant `v`): undefined value: `metadata.hint` is undefined"
+        );
+        assert_eq!(d.note.as_deref(), Some("1 more sample fails the same way"));
+        assert!(
+            d.render(false).contains("Hint: {{ metadata.hint }}"),
+            "{}",
+            d.render(false)
+        );
+
+        s.variants = vec![variant("v", Some("{% if %}"))];
+        let ds = crate::check(&s);
+        assert_eq!(ds.len(), 1, "{ds:?}");
+        assert!(
+            ds[0]
+                .message
+                .starts_with("template `prompts/p.j2` does not compile: syntax error"),
+            "{}",
+            ds[0].message
+        );
+        assert_eq!(ds[0].location(), "prompts/p.j2:1:7");
+    }
+}

@@ -1,0 +1,988 @@
+//! suite.toml: the suite's name, where its tasks are, its variants, servers, scorers, outcome
+//! rule, coverage minima and comparisons.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use verity_model::{
+    CompareSpec, ErrorPolicy, GenParams, GroundingMode, GroundingSpec, OutcomeMode, OutcomeRule,
+    PromptTemplate, ProviderSpec, ScorerSpec, ServerSpec, Variant,
+};
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::loader::{Loader, ScorerSpans, did_you_mean};
+use crate::tree::{Entry, Kind, Node, Span, Table, to_json};
+
+const SUITE_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "tasks",
+    "epochs",
+    "defaults",
+    "variants",
+    "servers",
+    "scorers",
+    "outcome",
+    "coverage",
+    "compare",
+];
+
+/// Keys of `[defaults]`; a `[[variants]]` entry takes these plus `name`.
+pub(crate) const VARIANT_KEYS: &[&str] = &[
+    "provider",
+    "model",
+    "base_url",
+    "api_key_env",
+    "temperature",
+    "top_p",
+    "seed",
+    "max_tokens",
+    "stop",
+    "prompt",
+    "prompt_text",
+    "system",
+    "system_text",
+    "response_schema",
+    "options",
+    "grounding",
+];
+
+/// The name of the one variant a suite without `[[variants]]` has.
+pub const DEFAULT_VARIANT: &str = "default";
+
+/// The `tasks` globs of suite.toml, each with its span in that file.
+#[derive(Debug)]
+pub(crate) struct TaskPatterns {
+    pub(crate) file: Arc<SourceFile>,
+    pub(crate) patterns: Vec<(String, Span)>,
+}
+
+/// What suite.toml says, resolved.
+#[derive(Debug)]
+pub(crate) struct Config {
+    pub(crate) name: Option<String>,
+    pub(crate) description: Option<String>,
+    /// The `tasks` globs with their spans; `None` when suite.toml does not set `tasks`.
+    pub(crate) task_patterns: Option<TaskPatterns>,
+    pub(crate) epochs: u32,
+    pub(crate) variants: Vec<Variant>,
+    pub(crate) servers: BTreeMap<String, ServerSpec>,
+    pub(crate) scorers: Vec<ScorerSpec>,
+    pub(crate) outcome: OutcomeRule,
+    pub(crate) coverage: BTreeMap<String, u32>,
+    pub(crate) compare: Vec<CompareSpec>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            name: None,
+            description: None,
+            task_patterns: None,
+            epochs: 1,
+            variants: Vec::new(),
+            servers: BTreeMap::new(),
+            scorers: Vec::new(),
+            outcome: OutcomeRule::default(),
+            coverage: BTreeMap::new(),
+            compare: Vec::new(),
+        }
+    }
+}
+
+/// One table of variant settings (`[defaults]` or a `[[variants]]` entry). `None` = not set
+/// here; `Some(None)` = set but invalid (already reported).
+#[derive(Clone, Debug, Default)]
+struct Draft {
+    provider: Option<String>,
+    model: Option<String>,
+    base_url: Option<String>,
+    api_key_env: Option<String>,
+    temperature: Option<f64>,
+    top_p: Option<f64>,
+    seed: Option<u64>,
+    max_tokens: Option<u32>,
+    stop: Option<Vec<String>>,
+    prompt: Option<Option<PromptTemplate>>,
+    system: Option<Option<PromptTemplate>>,
+    response_schema: Option<Option<Value>>,
+    options: Option<Map<String, Value>>,
+    grounding: Option<Option<GroundingSpec>>,
+}
+
+impl Draft {
+    /// A variant from `self` over `base` (the defaults). `options` merge key by key.
+    fn over(&self, base: &Draft, name: String) -> Variant {
+        let mut options = base.options.clone().unwrap_or_default();
+        for (k, v) in self.options.clone().unwrap_or_default() {
+            options.insert(k, v);
+        }
+        let pick = |a: &Option<String>, b: &Option<String>| a.clone().or_else(|| b.clone());
+        Variant {
+            name,
+            provider: ProviderSpec {
+                kind: pick(&self.provider, &base.provider).unwrap_or_default(),
+                model: pick(&self.model, &base.model),
+                base_url: pick(&self.base_url, &base.base_url),
+                api_key_env: pick(&self.api_key_env, &base.api_key_env),
+                options,
+            },
+            params: GenParams {
+                temperature: self.temperature.or(base.temperature),
+                top_p: self.top_p.or(base.top_p),
+                seed: self.seed.or(base.seed),
+                max_tokens: self.max_tokens.or(base.max_tokens),
+                stop: self
+                    .stop
+                    .clone()
+                    .or_else(|| base.stop.clone())
+                    .unwrap_or_default(),
+                response_schema: self
+                    .response_schema
+                    .clone()
+                    .or_else(|| base.response_schema.clone())
+                    .flatten(),
+            },
+            prompt: self
+                .prompt
+                .clone()
+                .or_else(|| base.prompt.clone())
+                .flatten(),
+            system: self
+                .system
+                .clone()
+                .or_else(|| base.system.clone())
+                .flatten(),
+            grounding: self
+                .grounding
+                .clone()
+                .or_else(|| base.grounding.clone())
+                .flatten(),
+        }
+    }
+}
+
+impl Loader {
+    /// Reads a parsed suite.toml (`rel` is its path inside the suite).
+    pub(crate) fn suite_config(&mut self, f: &Arc<SourceFile>, rel: &str, doc: &Table) -> Config {
+        let mut cfg = Config::default();
+        self.check_keys(f, doc, SUITE_KEYS, "in suite.toml");
+
+        match doc.get("name") {
+            Some(e) => cfg.name = self.name_str(f, e),
+            None => self.missing(f, 0..0, "name", "in suite.toml"),
+        }
+        if let Some(e) = doc.get("description") {
+            cfg.description = self.str(f, e);
+        }
+        if let Some(e) = doc.get("tasks") {
+            let patterns = match &e.value.kind {
+                Kind::Str(s) => Some(vec![(s.clone(), e.value.span.clone())]),
+                Kind::Array(items) => {
+                    let mut out = Vec::new();
+                    for item in items {
+                        if let Some(s) = self.node_str(f, item, "each entry of `tasks`") {
+                            out.push((s, item.span.clone()));
+                        }
+                    }
+                    Some(out)
+                }
+                _ => {
+                    self.push(
+                        Diagnostic::error(
+                            "wrong-type",
+                            "`tasks` must be a glob or a list of globs",
+                        )
+                        .at_span(f, e.value.span.clone())
+                        .label("expected a string or a list of strings"),
+                    );
+                    None
+                }
+            };
+            cfg.task_patterns = patterns.map(|patterns| TaskPatterns {
+                file: Arc::clone(f),
+                patterns,
+            });
+        }
+        if let Some(e) = doc.get("epochs") {
+            cfg.epochs = self
+                .int(f, e, 1, i128::from(u32::MAX))
+                .map_or(1, |n| n as u32);
+        }
+
+        if let Some(e) = doc.get("servers")
+            && let Some(t) = self.table(f, e)
+        {
+            cfg.servers = self.servers(f, t);
+        }
+
+        let defaults = match doc.get("defaults").and_then(|e| self.table(f, e)) {
+            Some(t) => {
+                self.check_keys(f, t, VARIANT_KEYS, "in [defaults]");
+                self.draft(f, t, &cfg.servers)
+            }
+            None => Draft::default(),
+        };
+        cfg.variants = self.variants(f, doc, &defaults, &cfg.servers);
+
+        if let Some(e) = doc.get("scorers")
+            && let Some(items) = self.array(f, e)
+        {
+            cfg.scorers = self.scorers(f, rel, items);
+        }
+        if let Some(e) = doc.get("outcome")
+            && let Some(t) = self.table(f, e)
+        {
+            cfg.outcome = self.outcome(f, t);
+        }
+        if let Some(e) = doc.get("coverage")
+            && let Some(t) = self.table(f, e)
+        {
+            for c in &t.entries {
+                if let Some(n) = self.int(f, c, 0, i128::from(u32::MAX)) {
+                    cfg.coverage.insert(c.key.clone(), n as u32);
+                    self.coverage_spans.insert(
+                        c.key.clone(),
+                        (Arc::clone(f), c.key_span.start..c.value.span.end),
+                    );
+                }
+            }
+        }
+        if let Some(e) = doc.get("compare")
+            && let Some(items) = self.array(f, e)
+        {
+            let names: Vec<&str> = cfg.variants.iter().map(|v| v.name.as_str()).collect();
+            cfg.compare = self.compare(f, items, &names);
+        }
+        cfg
+    }
+
+    fn servers(&mut self, f: &Arc<SourceFile>, t: &Table) -> BTreeMap<String, ServerSpec> {
+        let mut out = BTreeMap::new();
+        for e in &t.entries {
+            let ctx = format!("in [servers.{}]", e.key);
+            let Some(st) = self.table(f, e) else { continue };
+            self.check_keys(f, st, &["command", "env"], &ctx);
+            let command = match st.get("command") {
+                None => {
+                    self.missing(f, e.value.span.clone(), "command", &ctx);
+                    None
+                }
+                Some(c) => match self.string_list(f, c) {
+                    Some(list) if list.is_empty() => {
+                        let d =
+                            self.bad_value(f, c.value.span.clone(), "`command` must not be empty");
+                        self.push(d.with_help("give the program and its arguments, e.g. [\"verity\", \"mcp\", \"serve\"]"));
+                        None
+                    }
+                    other => other,
+                },
+            };
+            let mut env = BTreeMap::new();
+            if let Some(ee) = st.get("env")
+                && let Some(et) = self.table(f, ee)
+            {
+                for v in &et.entries {
+                    if let Some(s) = self.str(f, v) {
+                        env.insert(v.key.clone(), s);
+                    }
+                }
+            }
+            if let Some(command) = command {
+                out.insert(e.key.clone(), ServerSpec { command, env });
+            }
+        }
+        out
+    }
+
+    fn draft(
+        &mut self,
+        f: &Arc<SourceFile>,
+        t: &Table,
+        servers: &BTreeMap<String, ServerSpec>,
+    ) -> Draft {
+        let mut d = Draft::default();
+        for e in &t.entries {
+            let span = e.value.span.clone();
+            match e.key.as_str() {
+                "provider" => d.provider = self.name_str(f, e),
+                "model" => d.model = self.str(f, e),
+                "base_url" => d.base_url = self.str(f, e),
+                "api_key_env" => d.api_key_env = self.str(f, e),
+                "temperature" => d.temperature = self.num(f, e, 0.0, f64::INFINITY),
+                "top_p" => d.top_p = self.num(f, e, 0.0, 1.0),
+                "seed" => d.seed = self.int(f, e, 0, i128::from(u64::MAX)).map(|n| n as u64),
+                "max_tokens" => {
+                    d.max_tokens = self.int(f, e, 1, i128::from(u32::MAX)).map(|n| n as u32)
+                }
+                "stop" => d.stop = self.strings(f, e),
+                "prompt" => {
+                    d.prompt = Some(self.str(f, e).and_then(|p| self.template_file(f, &p, span)))
+                }
+                "prompt_text" => {
+                    d.prompt = Some(self.str(f, e).map(|s| self.inline_template(f, s, span)))
+                }
+                "system" => {
+                    d.system = Some(self.str(f, e).and_then(|p| self.template_file(f, &p, span)))
+                }
+                "system_text" => {
+                    d.system = Some(self.str(f, e).map(|s| self.inline_template(f, s, span)))
+                }
+                "response_schema" => {
+                    d.response_schema =
+                        Some(self.str(f, e).and_then(|p| self.schema_file(f, &p, span)));
+                }
+                "options" => d.options = self.json_map(f, e),
+                "grounding" => d.grounding = Some(self.grounding(f, e, servers)),
+                _ => {}
+            }
+        }
+        for (file_key, text_key, what) in [
+            ("prompt", "prompt_text", "prompt"),
+            ("system", "system_text", "system"),
+        ] {
+            if let (Some(_), Some(second)) = (t.get(file_key), t.get(text_key)) {
+                let d = self.bad_value(
+                    f,
+                    second.key_span.clone(),
+                    format!("set either `{file_key}` (a template file) or `{text_key}` (an inline template), not both"),
+                );
+                self.push(d.label(format!("second {what} template")));
+            }
+        }
+        d
+    }
+
+    fn grounding(
+        &mut self,
+        f: &Arc<SourceFile>,
+        e: &Entry,
+        servers: &BTreeMap<String, ServerSpec>,
+    ) -> Option<GroundingSpec> {
+        let t = self.table(f, e)?;
+        self.check_keys(f, t, &["server", "mode", "k"], "in `grounding`");
+        let server = match t.get("server") {
+            None => {
+                self.missing(f, e.value.span.clone(), "server", "in `grounding`");
+                None
+            }
+            Some(se) => self.str(f, se).and_then(|s| {
+                if servers.contains_key(&s) {
+                    return Some(s);
+                }
+                let mut d = self.bad_value(
+                    f,
+                    se.value.span.clone(),
+                    format!("grounding server `{s}` is not defined"),
+                );
+                d = match did_you_mean(&s, servers.keys().map(String::as_str)) {
+                    Some(m) => d.with_help(format!("did you mean `{m}`?")),
+                    None => d.with_help(format!(
+                        "define it in a [servers.{s}] table with a `command`"
+                    )),
+                };
+                self.push(d.label("no such server"));
+                None
+            }),
+        };
+        let mode = match t.get("mode") {
+            None => Some(GroundingMode::InjectTopK),
+            Some(me) => self.choice(f, me, &["inject-top-k", "tools"]).map(|m| {
+                if m == "tools" {
+                    GroundingMode::Tools
+                } else {
+                    GroundingMode::InjectTopK
+                }
+            }),
+        };
+        let k = match t.get("k") {
+            None => Some(5),
+            Some(ke) => self.int(f, ke, 1, i128::from(u32::MAX)).map(|n| n as u32),
+        };
+        Some(GroundingSpec {
+            server: server?,
+            mode: mode?,
+            k: k?,
+        })
+    }
+
+    fn variants(
+        &mut self,
+        f: &Arc<SourceFile>,
+        doc: &Table,
+        defaults: &Draft,
+        servers: &BTreeMap<String, ServerSpec>,
+    ) -> Vec<Variant> {
+        let defaults_span = doc.get("defaults").map_or(0..0, |e| e.value.span.clone());
+        let mut out: Vec<Variant> = Vec::new();
+        let mut spans: Vec<Span> = Vec::new();
+        let items = doc
+            .get("variants")
+            .and_then(|e| self.array(f, e))
+            .unwrap_or(&[]);
+        let mut names: Vec<(String, Span)> = Vec::new();
+        for item in items {
+            let Some(t) = self.node_table(f, item, "each [[variants]] entry") else {
+                continue;
+            };
+            self.check_keys(f, t, &[&["name"], VARIANT_KEYS].concat(), "in [[variants]]");
+            let draft = self.draft(f, t, servers);
+            let Some(ne) = t.get("name") else {
+                self.missing(f, item.span.clone(), "name", "in [[variants]]");
+                continue;
+            };
+            let Some(name) = self.name_str(f, ne) else {
+                continue;
+            };
+            if let Some((_, first)) = names.iter().find(|(n, _)| *n == name) {
+                let (l, c) = f.line_col(first.start);
+                self.push(
+                    Diagnostic::error("duplicate-name", format!("duplicate variant name `{name}`"))
+                        .at_span(f, ne.value.span.clone())
+                        .label("used again here")
+                        .with_note(format!("first defined at {}:{l}:{c}", f.name)),
+                );
+                continue;
+            }
+            names.push((name.clone(), ne.value.span.clone()));
+            out.push(draft.over(defaults, name));
+            spans.push(item.span.clone());
+        }
+        if items.is_empty() {
+            out.push(Draft::default().over(defaults, DEFAULT_VARIANT.to_owned()));
+            spans.push(defaults_span.clone());
+        }
+        let unset: Vec<usize> = (0..out.len())
+            .filter(|&i| out[i].provider.kind.is_empty())
+            .collect();
+        if let Some(&first) = unset.first() {
+            let list: Vec<String> = unset
+                .iter()
+                .map(|&i| format!("`{}`", out[i].name))
+                .collect();
+            let (what, verb) = if list.len() == 1 {
+                ("variant", "has")
+            } else {
+                ("variants", "have")
+            };
+            self.push(
+                Diagnostic::warning("no-provider", format!("{what} {} {verb} no provider", list.join(", ")))
+                    .at_span(f, spans[first].clone())
+                    .with_help("set `provider` (e.g. \"mock\" or \"openai\") in [defaults] or the variant, or pass --provider"),
+            );
+        }
+        out
+    }
+
+    fn scorers(&mut self, f: &Arc<SourceFile>, rel: &str, items: &[Node]) -> Vec<ScorerSpec> {
+        let mut out: Vec<ScorerSpec> = Vec::new();
+        for item in items {
+            let Some(t) = self.node_table(f, item, "each [[scorers]] entry") else {
+                continue;
+            };
+            let kind = match t.get("kind") {
+                Some(e) => self.name_str(f, e),
+                None => {
+                    self.missing(f, item.span.clone(), "kind", "in [[scorers]]");
+                    None
+                }
+            };
+            let name = t.get("name").and_then(|e| self.name_str(f, e));
+            let mut options = Map::new();
+            for e in &t.entries {
+                if e.key != "kind" && e.key != "name" {
+                    options.insert(e.key.clone(), to_json(&e.value));
+                }
+            }
+            let Some(kind) = kind else { continue };
+            let spec = ScorerSpec {
+                kind,
+                name,
+                options,
+                source: self.loc(f, rel, item.span.start),
+            };
+            let instance = spec.instance_name().to_owned();
+            if let Some(first) = out.iter().find(|s| s.instance_name() == instance) {
+                let at = t
+                    .get("name")
+                    .or_else(|| t.get("kind"))
+                    .map_or(item.span.clone(), |e| e.value.span.clone());
+                self.push(
+                    Diagnostic::error(
+                        "duplicate-name",
+                        format!("two scorers are named `{instance}`"),
+                    )
+                    .at_span(f, at)
+                    .label("used again here")
+                    .with_note(format!(
+                        "first defined at {}:{}:{}",
+                        f.name, first.source.line, first.source.column
+                    ))
+                    .with_help("give each scorer a distinct `name`"),
+                );
+                continue;
+            }
+            out.push(spec);
+            self.scorer_spans.push(ScorerSpans {
+                file: Arc::clone(f),
+                span: item.span.clone(),
+                table: t.clone(),
+            });
+        }
+        out
+    }
+
+    fn outcome(&mut self, f: &Arc<SourceFile>, t: &Table) -> OutcomeRule {
+        self.check_keys(f, t, &["all", "any", "errors"], "in [outcome]");
+        let mut rule = OutcomeRule::default();
+        match (t.get("all"), t.get("any")) {
+            (Some(_), Some(any)) => {
+                let d = self.bad_value(
+                    f,
+                    any.key_span.clone(),
+                    "set either `all` or `any` in [outcome], not both",
+                );
+                self.push(d);
+            }
+            (Some(e), None) | (None, Some(e)) => {
+                if e.key == "any" {
+                    rule.mode = OutcomeMode::Any;
+                }
+                rule.criteria = self.string_list(f, e);
+                if rule.criteria.as_ref().is_some_and(Vec::is_empty) {
+                    let d = self.bad_value(
+                        f,
+                        e.value.span.clone(),
+                        format!("`{}` needs at least one criterion", e.key),
+                    );
+                    self.push(d.with_help(
+                        "leave out [outcome] to count every criterion the scorers report",
+                    ));
+                    rule.criteria = None;
+                }
+            }
+            (None, None) => {}
+        }
+        if let Some(e) = t.get("errors") {
+            match self.choice(f, e, &["fail", "exclude"]).as_deref() {
+                Some("exclude") => rule.errors = ErrorPolicy::Exclude,
+                _ => rule.errors = ErrorPolicy::Fail,
+            }
+        }
+        rule
+    }
+
+    fn compare(
+        &mut self,
+        f: &Arc<SourceFile>,
+        items: &[Node],
+        variants: &[&str],
+    ) -> Vec<CompareSpec> {
+        let mut out = Vec::new();
+        for item in items {
+            let Some(t) = self.node_table(f, item, "each [[compare]] entry") else {
+                continue;
+            };
+            self.check_keys(f, t, &["test", "pair", "alternative"], "in [[compare]]");
+            let test = match t.get("test") {
+                None => Some("mcnemar".to_owned()),
+                Some(e) => self.choice(f, e, &["mcnemar"]),
+            };
+            let alternative = match t.get("alternative") {
+                None => Some("two-sided".to_owned()),
+                Some(e) => self.choice(f, e, &["two-sided", "greater", "less"]),
+            };
+            let pair = match t.get("pair") {
+                None => {
+                    self.missing(f, item.span.clone(), "pair", "in [[compare]]");
+                    None
+                }
+                Some(e) => self.pair(f, e, variants),
+            };
+            if let (Some(test), Some(alternative), Some(pair)) = (test, alternative, pair) {
+                out.push(CompareSpec {
+                    test,
+                    pair,
+                    alternative,
+                });
+            }
+        }
+        out
+    }
+
+    fn pair(&mut self, f: &Arc<SourceFile>, e: &Entry, variants: &[&str]) -> Option<[String; 2]> {
+        let items = match &e.value.kind {
+            Kind::Array(items) if items.len() == 2 => items,
+            _ => {
+                self.push(
+                    Diagnostic::error(
+                        "wrong-type",
+                        "`pair` must be two variant names: [treatment, control]",
+                    )
+                    .at_span(f, e.value.span.clone())
+                    .label("expected two strings"),
+                );
+                return None;
+            }
+        };
+        let mut names = Vec::new();
+        for item in items {
+            let name = self.node_str(f, item, "each entry of `pair`")?;
+            if !variants.contains(&name.as_str()) {
+                let mut d = self.bad_value(
+                    f,
+                    item.span.clone(),
+                    format!("`{name}` is not a variant of this suite"),
+                );
+                d = match did_you_mean(&name, variants.iter().copied()) {
+                    Some(m) => d.with_help(format!("did you mean `{m}`?")),
+                    None => d.with_help(format!("variants: {}", variants.join(", "))),
+                };
+                self.push(d.label("unknown variant"));
+                return None;
+            }
+            names.push(name);
+        }
+        let [first, second]: [String; 2] = names.try_into().ok()?;
+        if first == second {
+            let d = self.bad_value(
+                f,
+                e.value.span.clone(),
+                "`pair` compares a variant with itself",
+            );
+            self.push(d);
+            return None;
+        }
+        Some([first, second])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use verity_model::{GroundingMode, OutcomeMode};
+
+    use crate::testing::{assert_found, errors, mismatch, suite};
+
+    const TASK: (&str, &str) = (
+        "tasks/t.toml",
+        "id = \"t\"\ncategory = \"c\"\nprompt = \"p\"\n",
+    );
+
+    #[test]
+    fn variants_override_defaults_and_merge_options() {
+        let l = suite(&[
+            (
+                "suite.toml",
+                r#"name = "s"
+[defaults]
+provider = "openai"
+model = "m"
+api_key_env = "KEY"
+temperature = 1
+stop = "END"
+prompt = "prompts/a.j2"
+options = { a = 1, b = 2 }
+grounding = { server = "docs", k = 3 }
+[servers.docs]
+command = ["srv", "--x"]
+env = { K = "v" }
+[[variants]]
+name = "plain"
+[[variants]]
+name = "tuned"
+model = "m2"
+top_p = 0.5
+seed = 9
+max_tokens = 10
+prompt_text = "inline {{ prompt }}"
+system = "prompts/sys.j2"
+options = { b = 3, c = 4 }
+grounding = { server = "docs", mode = "tools" }
+response_schema = "schemas/x.json"
+"#,
+            ),
+            ("prompts/a.j2", "A {{ prompt }}"),
+            ("prompts/sys.j2", "S"),
+            ("schemas/x.json", r#"{"type": "object"}"#),
+            TASK,
+        ]);
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+        let s = l.suite;
+        let plain = s.variant("plain").unwrap();
+        assert_eq!(plain.provider.kind, "openai");
+        assert_eq!(plain.provider.model.as_deref(), Some("m"));
+        assert_eq!(plain.provider.api_key_env.as_deref(), Some("KEY"));
+        assert_eq!(plain.params.temperature, Some(1.0));
+        assert_eq!(plain.params.stop, ["END"]);
+        assert_eq!(plain.prompt.as_ref().unwrap().origin, "prompts/a.j2");
+        assert_eq!(
+            serde_json::Value::Object(plain.provider.options.clone()),
+            json!({"a": 1, "b": 2})
+        );
+        let g = plain.grounding.as_ref().unwrap();
+        assert_eq!(
+            (g.server.as_str(), g.mode, g.k),
+            ("docs", GroundingMode::InjectTopK, 3)
+        );
+        assert_eq!(plain.system, None);
+        assert_eq!(plain.params.response_schema, None);
+
+        let tuned = s.variant("tuned").unwrap();
+        assert_eq!(tuned.provider.model.as_deref(), Some("m2"));
+        assert_eq!(
+            (
+                tuned.params.top_p,
+                tuned.params.seed,
+                tuned.params.max_tokens
+            ),
+            (Some(0.5), Some(9), Some(10))
+        );
+        assert_eq!(tuned.params.temperature, Some(1.0));
+        let p = tuned.prompt.as_ref().unwrap();
+        assert_eq!(
+            (p.origin.as_str(), p.source.as_str()),
+            ("inline", "inline {{ prompt }}")
+        );
+        assert_eq!(tuned.system.as_ref().unwrap().origin, "prompts/sys.j2");
+        assert_eq!(
+            serde_json::Value::Object(tuned.provider.options.clone()),
+            json!({"a": 1, "b": 3, "c": 4})
+        );
+        let g = tuned.grounding.as_ref().unwrap();
+        assert_eq!((g.mode, g.k), (GroundingMode::Tools, 5));
+        assert_eq!(
+            tuned.params.response_schema,
+            Some(json!({"type": "object"}))
+        );
+        assert_eq!(s.servers["docs"].command, ["srv", "--x"]);
+        assert_eq!(s.servers["docs"].env["K"], "v");
+    }
+
+    #[test]
+    fn without_variants_there_is_one_default_and_a_missing_provider_warns() {
+        let l = suite(&[
+            ("suite.toml", "name = \"s\"\n[defaults]\nmodel = \"m\"\n"),
+            TASK,
+        ]);
+        assert_eq!(l.suite.variants.len(), 1);
+        let v = &l.suite.variants[0];
+        assert_eq!((v.name.as_str(), v.provider.kind.as_str()), ("default", ""));
+        assert_eq!(v.provider.model.as_deref(), Some("m"));
+        assert_eq!(l.warnings.len(), 1);
+        assert_eq!(l.warnings[0].code, "no-provider");
+        assert_eq!((l.warnings[0].line, l.warnings[0].column), (2, 1));
+        assert_eq!(l.suite.epochs, 1);
+        assert_eq!(l.suite.outcome, Default::default());
+    }
+
+    #[test]
+    fn scorers_outcome_coverage_compare() {
+        let s = suite(&[
+            (
+                "suite.toml",
+                r#"name = "s"
+description = "d"
+epochs = 3
+[defaults]
+provider = "mock"
+[[variants]]
+name = "a"
+[[variants]]
+name = "b"
+[[scorers]]
+kind = "contains"
+values = ["x"]
+ignore_case = true
+[[scorers]]
+kind = "contains"
+name = "second"
+[outcome]
+any = ["contains", "second"]
+errors = "exclude"
+[coverage]
+c = 1
+[[compare]]
+pair = ["a", "b"]
+alternative = "greater"
+"#,
+            ),
+            TASK,
+        ])
+        .suite;
+        assert_eq!((s.description.as_deref(), s.epochs), (Some("d"), 3));
+        assert_eq!(s.scorers.len(), 2);
+        assert_eq!(s.scorers[0].name, None);
+        assert_eq!(
+            serde_json::Value::Object(s.scorers[0].options.clone()),
+            json!({"values": ["x"], "ignore_case": true})
+        );
+        assert_eq!(s.scorers[0].source.to_string(), "suite.toml:10:1");
+        assert_eq!(s.scorers[1].instance_name(), "second");
+        assert_eq!(s.outcome.mode, OutcomeMode::Any);
+        assert_eq!(s.outcome.errors, verity_model::ErrorPolicy::Exclude);
+        assert_eq!(s.coverage["c"], 1);
+        assert_eq!(s.compare[0].test, "mcnemar");
+        assert_eq!(s.compare[0].alternative, "greater");
+    }
+
+    /// Each case: suite.toml, then the diagnostics expected (`code@file:line:col: message…`).
+    #[test]
+    fn suite_toml_problems() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "description = \"x\"\n",
+                &["missing-key@suite.toml:1:1: missing required key `name`"],
+            ),
+            (
+                "name = \"s\"\nepochs = 0\n",
+                &["bad-value@suite.toml:2:10: `epochs` must be at least 1"],
+            ),
+            (
+                "name = \"s\"\nepochs = 1.5\n",
+                &["wrong-type@suite.toml:2:10: `epochs` must be an integer, found a float"],
+            ),
+            (
+                "name = \"s\"\nnmae = 1\n",
+                &["unknown-key@suite.toml:2:1: unknown key `nmae` in suite.toml"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\ntemperature = \"hot\"\n",
+                &["wrong-type@suite.toml:3:15: `temperature` must be a number"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\ntop_p = 1.5\n",
+                &["bad-value@suite.toml:3:9: `top_p` must be between 0 and 1"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nmax_tokens = 0\n",
+                &["bad-value@suite.toml:3:14: `max_tokens` must be at least 1"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nseed = -1\n",
+                &["bad-value@suite.toml:3:8: `seed` must be at least 0"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nprompt_text = \"a\"\nsystem_text = \"b\"\nprompt = \"p.j2\"\n",
+                &[
+                    "missing-file@suite.toml:5:10: file `p.j2` does not exist",
+                    "bad-value@suite.toml:3:1: set either `prompt`",
+                ],
+            ),
+            (
+                "name = \"s\"\n[defaults]\ngrounding = { server = \"dcos\" }\n[servers.docs]\ncommand = [\"x\"]\n",
+                &["bad-value@suite.toml:3:24: grounding server `dcos` is not defined"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\ngrounding = { server = \"docs\", mode = \"tool\" }\n[servers.docs]\ncommand = [\"x\"]\n",
+                &["bad-value@suite.toml:3:39: `mode` must be one of \"inject-top-k\" or \"tools\""],
+            ),
+            (
+                "name = \"s\"\n[servers.docs]\ncommand = []\n",
+                &["bad-value@suite.toml:3:11: `command` must not be empty"],
+            ),
+            (
+                "name = \"s\"\n[servers.docs]\nenv = { A = 1 }\n",
+                &[
+                    "missing-key@suite.toml:2:1: missing required key `command` in [servers.docs]",
+                    "wrong-type@suite.toml:3:13: `A` must be a string",
+                ],
+            ),
+            (
+                "name = \"s\"\n[[variants]]\nname = \"a\"\n[[variants]]\nname = \"a\"\n[[variants]]\nmodel = \"m\"\n",
+                &[
+                    "duplicate-name@suite.toml:5:8: duplicate variant name `a`",
+                    "missing-key@suite.toml:6:1: missing required key `name` in [[variants]]",
+                ],
+            ),
+            (
+                "name = \"s\"\n[[scorers]]\nkind = \"equals\"\n[[scorers]]\nkind = \"equals\"\n[[scorers]]\nname = \"x\"\n",
+                &[
+                    "duplicate-name@suite.toml:5:8: two scorers are named `equals`",
+                    "missing-key@suite.toml:6:1: missing required key `kind` in [[scorers]]",
+                ],
+            ),
+            (
+                "name = \"s\"\n[[scorers]]\nkind = \"equal\"\n",
+                &["scorer@suite.toml:3:1: scorer `equal`: unknown scorer kind `equal`"],
+            ),
+            (
+                "name = \"s\"\n[[scorers]]\nkind = \"regex\"\npatern = \"x\"\n",
+                &["scorer@suite.toml:4:1: scorer `regex`: unknown option `patern`"],
+            ),
+            (
+                "name = \"s\"\n[[variants]]\nname = \"a\"\n[[compare]]\ntest = \"t-test\"\npair = [\"a\", \"b\"]\n[[compare]]\npair = [\"a\", \"a\"]\n[[compare]]\npair = \"a\"\n",
+                &[
+                    "bad-value@suite.toml:5:8: `test` must be one of \"mcnemar\"",
+                    "bad-value@suite.toml:6:14: `b` is not a variant of this suite",
+                    "bad-value@suite.toml:8:8: `pair` compares a variant with itself",
+                    "wrong-type@suite.toml:10:8: `pair` must be two variant names",
+                ],
+            ),
+            (
+                "name = \"s\"\n[outcome]\nall = [\"a\"]\nany = [\"b\"]\nerrors = \"ignore\"\n",
+                &[
+                    "bad-value@suite.toml:4:1: set either `all` or `any`",
+                    "bad-value@suite.toml:5:10: `errors` must be one of \"fail\" or \"exclude\"",
+                ],
+            ),
+            (
+                "name = \"s\"\n[outcome]\nall = []\n",
+                &["bad-value@suite.toml:3:7: `all` needs at least one criterion"],
+            ),
+            (
+                "name = \"s\"\n[coverage]\nc = -1\n",
+                &["bad-value@suite.toml:3:5: `c` must be at least 0"],
+            ),
+            (
+                "name = \"s\"\ntasks = 3\n",
+                &["wrong-type@suite.toml:2:9: `tasks` must be a glob"],
+            ),
+            (
+                "name = \"s\"\ntasks = [\"nothing/*.toml\", \"absent.jsonl\", \"tasks/[x\"]\n",
+                &[
+                    "missing-file@suite.toml:2:10: `nothing/*.toml` matches no files",
+                    "missing-file@suite.toml:2:28: file `absent.jsonl` does not exist",
+                    "bad-value@suite.toml:2:44: invalid glob",
+                ],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nresponse_schema = \"x.json\"\n",
+                &["missing-file@suite.toml:3:19"],
+            ),
+            (
+                "name = \"s\"\n[defaults\nmodel = 1\n",
+                &["toml-syntax@suite.toml:2:10: invalid TOML"],
+            ),
+            (
+                "name = \"s\"\nname = \"t\"\n",
+                &["toml-syntax@suite.toml:2:1: invalid TOML: duplicate key"],
+            ),
+        ];
+        let problems: Vec<String> = cases
+            .iter()
+            .filter_map(|(toml, expected)| {
+                let found = errors(&[("suite.toml", toml), TASK]);
+                mismatch(&found, expected).map(|m| format!("--- {toml}\n{m}"))
+            })
+            .collect();
+        assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+    }
+
+    #[test]
+    fn bad_schema_json_points_into_the_schema_file() {
+        let found = errors(&[
+            (
+                "suite.toml",
+                "name = \"s\"\n[defaults]\nresponse_schema = \"x.json\"\n",
+            ),
+            ("x.json", "{\n  \"type\": objec\n}\n"),
+            TASK,
+        ]);
+        assert_found(
+            &found,
+            &["json-syntax@x.json:2:11: invalid JSON schema: expected value"],
+        );
+    }
+}

@@ -1,0 +1,141 @@
+//! Finding a suite's task files and hashing everything the suite was read from.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The task files a suite reads when suite.toml names none (whichever exist).
+pub(crate) const DEFAULT_TASKS: &[&str] = &["tasks/**/*.toml", "tasks.jsonl", "tasks/**/*.jsonl"];
+
+/// Directories deeper than this below the glob's fixed prefix are not searched.
+const MAX_DEPTH: usize = 32;
+
+pub(crate) fn is_glob(pattern: &str) -> bool {
+    pattern.contains(['*', '?', '[', '{'])
+}
+
+/// The suite-relative paths (with `/`) of the files `pattern` matches, sorted. A pattern
+/// without glob characters names one path, returned whether or not it exists (reading it
+/// reports a missing file). Hidden directories and symlinked directories are not searched.
+pub(crate) fn expand(root: &Path, pattern: &str) -> Result<Vec<String>, String> {
+    if !is_glob(pattern) {
+        return Ok(vec![pattern.to_owned()]);
+    }
+    let glob = globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .map_err(|e| format!("invalid glob `{pattern}`: {}", e.kind()))?
+        .compile_matcher();
+    // Walk only below the components that have no glob characters.
+    let parts: Vec<&str> = pattern.split('/').collect();
+    let fixed = parts
+        .iter()
+        .take_while(|p| !is_glob(p))
+        .count()
+        .min(parts.len().saturating_sub(1));
+    let prefix = parts[..fixed].join("/");
+    let start = if prefix.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(&prefix)
+    };
+    let mut found = Vec::new();
+    walk(&start, &prefix, 0, &mut |rel| {
+        if glob.is_match(rel) {
+            found.push(rel.to_owned());
+        }
+    });
+    found.sort();
+    Ok(found)
+}
+
+fn walk(dir: &Path, rel: &str, depth: usize, visit: &mut dyn FnMut(&str)) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let child = if rel.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{rel}/{name}")
+        };
+        let Ok(ft) = entry.file_type() else { continue };
+        if ft.is_dir() {
+            if !name.starts_with('.') {
+                walk(&entry.path(), &child, depth + 1, visit);
+            }
+        } else if ft.is_file() || (ft.is_symlink() && entry.path().is_file()) {
+            visit(&child);
+        }
+    }
+}
+
+/// BLAKE3 over every file, in path order: each path, a NUL, the length, then the bytes.
+pub(crate) fn content_hash(files: &BTreeMap<String, Vec<u8>>) -> String {
+    let mut h = blake3::Hasher::new();
+    for (path, bytes) in files {
+        h.update(path.as_bytes());
+        h.update(&[0]);
+        h.update(&(bytes.len() as u64).to_le_bytes());
+        h.update(bytes);
+    }
+    h.finalize().to_hex().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_relative_paths_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("tasks/sub")).unwrap();
+        std::fs::create_dir_all(root.join("tasks/.hidden")).unwrap();
+        for p in [
+            "tasks/b.toml",
+            "tasks/a.toml",
+            "tasks/sub/c.toml",
+            "tasks/x.jsonl",
+            "tasks/.hidden/d.toml",
+            "top.toml",
+        ] {
+            std::fs::write(root.join(p), "").unwrap();
+        }
+        assert_eq!(
+            expand(root, "tasks/*.toml").unwrap(),
+            ["tasks/a.toml", "tasks/b.toml"]
+        );
+        assert_eq!(
+            expand(root, "tasks/**/*.toml").unwrap(),
+            ["tasks/a.toml", "tasks/b.toml", "tasks/sub/c.toml"]
+        );
+        assert_eq!(expand(root, "*.toml").unwrap(), ["top.toml"]);
+        assert_eq!(
+            expand(root, "nothing/*.toml").unwrap(),
+            Vec::<String>::new()
+        );
+        assert_eq!(expand(root, "named.jsonl").unwrap(), ["named.jsonl"]);
+        assert!(expand(root, "tasks/[.toml").is_err());
+    }
+
+    #[test]
+    fn hash_depends_on_paths_and_bytes() {
+        let mut a = BTreeMap::new();
+        a.insert("x".to_owned(), b"1".to_vec());
+        let h1 = content_hash(&a);
+        a.insert("x".to_owned(), b"2".to_vec());
+        let h2 = content_hash(&a);
+        let mut b = BTreeMap::new();
+        b.insert("y".to_owned(), b"2".to_vec());
+        assert_ne!(h1, h2);
+        assert_ne!(h2, content_hash(&b));
+        assert_eq!(h2.len(), 64);
+    }
+}

@@ -1,0 +1,603 @@
+//! The loader's state and the typed readers every part of a suite goes through.
+//!
+//! Every reader records what is wrong as a [`Diagnostic`] and returns `None`, so one pass over
+//! a suite reports every problem instead of stopping at the first.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use verity_model::{PromptTemplate, SourceLoc, Task};
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::tree::{Entry, Kind, Node, Span, Table, table_to_json};
+
+/// Where a task's parts are in its file, for diagnostics found after loading.
+#[derive(Clone, Debug)]
+pub(crate) struct TaskSpans {
+    pub(crate) file: Arc<SourceFile>,
+    /// The `id` entry (or the task's start when it has none).
+    pub(crate) at: Span,
+    /// `expect` keys → the `key = value` span.
+    pub(crate) expect: HashMap<String, Span>,
+}
+
+/// Where a `[[scorers]]` entry is in suite.toml.
+#[derive(Clone, Debug)]
+pub(crate) struct ScorerSpans {
+    pub(crate) file: Arc<SourceFile>,
+    pub(crate) span: Span,
+    pub(crate) table: Table,
+}
+
+pub(crate) struct Loader {
+    /// The suite directory on disk.
+    pub(crate) root: PathBuf,
+    /// The suite directory as the user named it, prefixed to every path diagnostics show.
+    base: String,
+    pub(crate) diags: Vec<Diagnostic>,
+    /// Every file read, by path relative to the suite: the content hash covers them all.
+    pub(crate) hashed: BTreeMap<String, Vec<u8>>,
+    pub(crate) tasks: Vec<Task>,
+    /// Parallel to `tasks`.
+    pub(crate) task_spans: Vec<TaskSpans>,
+    task_ids: HashMap<String, SourceLoc>,
+    /// Parallel to the suite's scorers.
+    pub(crate) scorer_spans: Vec<ScorerSpans>,
+    pub(crate) coverage_spans: HashMap<String, (Arc<SourceFile>, Span)>,
+    /// Template files by origin.
+    pub(crate) template_files: HashMap<String, Arc<SourceFile>>,
+    /// Inline templates by hash → where their text is written.
+    pub(crate) inline_templates: HashMap<String, (Arc<SourceFile>, Span)>,
+    template_cache: HashMap<String, Option<PromptTemplate>>,
+    schema_cache: HashMap<String, Option<Value>>,
+}
+
+/// `./a\b` → `a/b`: the form paths take in origins, sources and the content hash.
+pub(crate) fn normalize(rel: &str) -> String {
+    let rel = rel.replace('\\', "/");
+    let mut rel = rel.as_str();
+    while let Some(rest) = rel.strip_prefix("./") {
+        rel = rest;
+    }
+    rel.to_owned()
+}
+
+pub(crate) fn blake3_hex(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
+}
+
+/// The closest candidate to a misspelt word, if any is close enough to suggest.
+pub(crate) fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(word, c), c))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+impl Loader {
+    pub(crate) fn new(root: PathBuf, base: String) -> Loader {
+        Loader {
+            root,
+            base,
+            diags: Vec::new(),
+            hashed: BTreeMap::new(),
+            tasks: Vec::new(),
+            task_spans: Vec::new(),
+            task_ids: HashMap::new(),
+            scorer_spans: Vec::new(),
+            coverage_spans: HashMap::new(),
+            template_files: HashMap::new(),
+            inline_templates: HashMap::new(),
+            template_cache: HashMap::new(),
+            schema_cache: HashMap::new(),
+        }
+    }
+
+    /// A suite-relative path as diagnostics show it.
+    pub(crate) fn display(&self, rel: &str) -> String {
+        if self.base.is_empty() || self.base == "." || rel.starts_with('/') {
+            rel.to_owned()
+        } else {
+            format!("{}/{}", self.base.trim_end_matches('/'), rel)
+        }
+    }
+
+    pub(crate) fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// The source location of byte `at` of `f`, with the path relative to the suite.
+    pub(crate) fn loc(&self, f: &SourceFile, rel: &str, at: usize) -> SourceLoc {
+        let (line, column) = f.line_col(at);
+        SourceLoc {
+            file: rel.to_owned(),
+            line,
+            column,
+        }
+    }
+
+    /// Reads a file of the suite; a missing or unreadable file is reported at `from` (the place
+    /// that names it) when given.
+    pub(crate) fn read_file(
+        &mut self,
+        rel: &str,
+        from: Option<(&Arc<SourceFile>, Span)>,
+    ) -> Option<Vec<u8>> {
+        let path = self.root.join(rel);
+        match std::fs::read(&path) {
+            Ok(bytes) => {
+                self.hashed.insert(rel.to_owned(), bytes.clone());
+                Some(bytes)
+            }
+            Err(e) => {
+                let (code, msg) = if e.kind() == std::io::ErrorKind::NotFound {
+                    ("missing-file", format!("file `{rel}` does not exist"))
+                } else if path.is_dir() {
+                    (
+                        "missing-file",
+                        format!("`{rel}` is a directory, not a file"),
+                    )
+                } else {
+                    ("read-error", format!("cannot read `{rel}`: {e}"))
+                };
+                let d = Diagnostic::error(code, msg);
+                let d = match from {
+                    Some((f, span)) => d.at_span(f, span).label("named here"),
+                    None => d.at(self.display(rel), 0, 0),
+                };
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// Decodes a file's bytes; invalid UTF-8 is reported at the first bad byte.
+    pub(crate) fn decode(&mut self, rel: &str, bytes: Vec<u8>) -> Option<Arc<SourceFile>> {
+        match String::from_utf8(bytes) {
+            Ok(text) => Some(SourceFile::new(self.display(rel), text)),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let f = SourceFile::new(self.display(rel), lossy);
+                self.push(
+                    Diagnostic::error("encoding", format!("`{rel}` is not valid UTF-8"))
+                        .at_span(&f, at..at + 1)
+                        .label("invalid byte"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Reports the first TOML syntax error of a file (later ones are usually its echoes).
+    pub(crate) fn toml_errors(&mut self, f: &Arc<SourceFile>, mut errors: Vec<toml::de::Error>) {
+        errors.sort_by_key(|e| e.span().map_or(0, |s| s.start));
+        let Some(first) = errors.first() else { return };
+        let span = first.span().unwrap_or(0..0);
+        let mut d = Diagnostic::error(
+            "toml-syntax",
+            format!("invalid TOML: {}", first.message().trim()),
+        )
+        .at_span(f, span)
+        .label("here");
+        if errors.len() > 1 {
+            let n = errors.len() - 1;
+            d = d.with_note(format!(
+                "{n} more syntax error{} in this file may follow from this one",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        self.push(d);
+    }
+
+    /// Adds a task unless its id is taken; a duplicate points at the second with a note naming
+    /// the first.
+    pub(crate) fn add_task(&mut self, task: Task, spans: TaskSpans) {
+        if let Some(first) = self.task_ids.get(&task.id) {
+            let first = first.clone();
+            self.push(
+                Diagnostic::error("duplicate-id", format!("duplicate task id `{}`", task.id))
+                    .at_span(&spans.file, spans.at.clone())
+                    .label("used again here")
+                    .with_note(format!("first defined at {}", self.display_loc(&first)))
+                    .with_help("task ids must be unique across the whole suite"),
+            );
+            return;
+        }
+        self.task_ids.insert(task.id.clone(), task.source.clone());
+        self.tasks.push(task);
+        self.task_spans.push(spans);
+    }
+
+    fn display_loc(&self, loc: &SourceLoc) -> String {
+        format!("{}:{}:{}", self.display(&loc.file), loc.line, loc.column)
+    }
+
+    /// Reads a template file once; later references reuse it (and its error, reported once).
+    pub(crate) fn template_file(
+        &mut self,
+        f: &Arc<SourceFile>,
+        path: &str,
+        span: Span,
+    ) -> Option<PromptTemplate> {
+        let rel = normalize(path);
+        if let Some(cached) = self.template_cache.get(&rel) {
+            return cached.clone();
+        }
+        let src = self
+            .read_file(&rel, Some((f, span)))
+            .and_then(|b| self.decode(&rel, b));
+        let tpl = src.map(|src| {
+            self.template_files.insert(rel.clone(), Arc::clone(&src));
+            PromptTemplate {
+                source: src.text.to_string(),
+                origin: rel.clone(),
+                hash: blake3_hex(src.text.as_bytes()),
+            }
+        });
+        self.template_cache.insert(rel, tpl.clone());
+        tpl
+    }
+
+    pub(crate) fn inline_template(
+        &mut self,
+        f: &Arc<SourceFile>,
+        text: String,
+        span: Span,
+    ) -> PromptTemplate {
+        let hash = blake3_hex(text.as_bytes());
+        self.inline_templates
+            .entry(hash.clone())
+            .or_insert_with(|| (Arc::clone(f), span));
+        PromptTemplate {
+            source: text,
+            origin: "inline".to_owned(),
+            hash,
+        }
+    }
+
+    /// Reads a JSON schema file once.
+    pub(crate) fn schema_file(
+        &mut self,
+        f: &Arc<SourceFile>,
+        path: &str,
+        span: Span,
+    ) -> Option<Value> {
+        let rel = normalize(path);
+        if let Some(cached) = self.schema_cache.get(&rel) {
+            return cached.clone();
+        }
+        let src = self
+            .read_file(&rel, Some((f, span)))
+            .and_then(|b| self.decode(&rel, b));
+        let value = src.and_then(|src| match serde_json::from_str::<Value>(&src.text) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let at = src.line_start(e.line()) + e.column().saturating_sub(1);
+                self.push(
+                    Diagnostic::error(
+                        "json-syntax",
+                        format!("invalid JSON schema: {}", json_message(&e)),
+                    )
+                    .at_span(&src, at..at + 1)
+                    .label("here"),
+                );
+                None
+            }
+        });
+        self.schema_cache.insert(rel, value.clone());
+        value
+    }
+
+    // ---- typed readers -------------------------------------------------------------------
+
+    /// Reports every key of `t` not in `allowed` (with a did-you-mean), and repeated keys.
+    pub(crate) fn check_keys(
+        &mut self,
+        f: &Arc<SourceFile>,
+        t: &Table,
+        allowed: &[&str],
+        ctx: &str,
+    ) {
+        let mut seen: Vec<&str> = Vec::new();
+        for e in &t.entries {
+            if seen.contains(&e.key.as_str()) {
+                self.push(
+                    Diagnostic::error(
+                        "duplicate-key",
+                        format!("key `{}` appears twice {ctx}", e.key),
+                    )
+                    .at_span(f, e.key_span.clone())
+                    .label("repeated key"),
+                );
+                continue;
+            }
+            seen.push(&e.key);
+            if allowed.contains(&e.key.as_str()) {
+                continue;
+            }
+            let help = match did_you_mean(&e.key, allowed.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("expected one of: {}", allowed.join(", ")),
+            };
+            self.push(
+                Diagnostic::error("unknown-key", format!("unknown key `{}` {ctx}", e.key))
+                    .at_span(f, e.key_span.clone())
+                    .label("unknown key")
+                    .with_help(help),
+            );
+        }
+    }
+
+    pub(crate) fn missing(&mut self, f: &Arc<SourceFile>, span: Span, key: &str, ctx: &str) {
+        self.push(
+            Diagnostic::error("missing-key", format!("missing required key `{key}` {ctx}"))
+                .at_span(f, span)
+                .label(format!("`{key}` needed here")),
+        );
+    }
+
+    pub(crate) fn bad_value(
+        &mut self,
+        f: &Arc<SourceFile>,
+        span: Span,
+        msg: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::error("bad-value", msg).at_span(f, span)
+    }
+
+    fn wrong_type(&mut self, f: &Arc<SourceFile>, node: &Node, what: &str, expected: &str) {
+        let json = f.name.ends_with(".jsonl") || f.name.ends_with(".json");
+        let found = node.kind.describe(json);
+        self.push(
+            Diagnostic::error(
+                "wrong-type",
+                format!("{what} must be {expected}, found {found}"),
+            )
+            .at_span(f, node.span.clone())
+            .label(format!("expected {expected}")),
+        );
+    }
+
+    pub(crate) fn node_str(
+        &mut self,
+        f: &Arc<SourceFile>,
+        node: &Node,
+        what: &str,
+    ) -> Option<String> {
+        match &node.kind {
+            Kind::Str(s) => Some(s.clone()),
+            _ => {
+                self.wrong_type(f, node, what, "a string");
+                None
+            }
+        }
+    }
+
+    pub(crate) fn str(&mut self, f: &Arc<SourceFile>, e: &Entry) -> Option<String> {
+        self.node_str(f, &e.value, &format!("`{}`", e.key))
+    }
+
+    /// A string that must not be empty.
+    pub(crate) fn name_str(&mut self, f: &Arc<SourceFile>, e: &Entry) -> Option<String> {
+        let s = self.str(f, e)?;
+        if s.trim().is_empty() {
+            let d = self.bad_value(
+                f,
+                e.value.span.clone(),
+                format!("`{}` must not be empty", e.key),
+            );
+            self.push(d);
+            return None;
+        }
+        Some(s)
+    }
+
+    /// A string or a list of strings.
+    pub(crate) fn strings(&mut self, f: &Arc<SourceFile>, e: &Entry) -> Option<Vec<String>> {
+        let what = format!("`{}`", e.key);
+        match &e.value.kind {
+            Kind::Str(s) => Some(vec![s.clone()]),
+            Kind::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.node_str(f, item, &format!("each entry of {what}"))?);
+                }
+                Some(out)
+            }
+            _ => {
+                self.wrong_type(f, &e.value, &what, "a string or a list of strings");
+                None
+            }
+        }
+    }
+
+    /// A list of strings only.
+    pub(crate) fn string_list(&mut self, f: &Arc<SourceFile>, e: &Entry) -> Option<Vec<String>> {
+        match &e.value.kind {
+            Kind::Array(_) => self.strings(f, e),
+            _ => {
+                self.wrong_type(f, &e.value, &format!("`{}`", e.key), "a list of strings");
+                None
+            }
+        }
+    }
+
+    /// An integer within `min..=max`.
+    pub(crate) fn int(
+        &mut self,
+        f: &Arc<SourceFile>,
+        e: &Entry,
+        min: i128,
+        max: i128,
+    ) -> Option<i128> {
+        match e.value.kind {
+            Kind::Int(i) if (min..=max).contains(&i) => Some(i),
+            Kind::Int(_) => {
+                let range = if max >= i128::from(u32::MAX) {
+                    format!("at least {min}")
+                } else {
+                    format!("between {min} and {max}")
+                };
+                let d = self.bad_value(
+                    f,
+                    e.value.span.clone(),
+                    format!("`{}` must be {range}", e.key),
+                );
+                self.push(d.label("out of range"));
+                None
+            }
+            _ => {
+                self.wrong_type(f, &e.value, &format!("`{}`", e.key), "an integer");
+                None
+            }
+        }
+    }
+
+    /// A number (integer or float) within `min..=max`.
+    pub(crate) fn num(
+        &mut self,
+        f: &Arc<SourceFile>,
+        e: &Entry,
+        min: f64,
+        max: f64,
+    ) -> Option<f64> {
+        let v = match e.value.kind {
+            Kind::Int(i) => i as f64,
+            Kind::Float(x) => x,
+            _ => {
+                self.wrong_type(f, &e.value, &format!("`{}`", e.key), "a number");
+                return None;
+            }
+        };
+        if v >= min && v <= max {
+            Some(v)
+        } else {
+            let range = if max == f64::INFINITY {
+                format!("at least {min}")
+            } else {
+                format!("between {min} and {max}")
+            };
+            let d = self.bad_value(
+                f,
+                e.value.span.clone(),
+                format!("`{}` must be {range}", e.key),
+            );
+            self.push(d.label("out of range"));
+            None
+        }
+    }
+
+    pub(crate) fn table<'t>(&mut self, f: &Arc<SourceFile>, e: &'t Entry) -> Option<&'t Table> {
+        self.node_table(f, &e.value, &format!("`{}`", e.key))
+    }
+
+    pub(crate) fn node_table<'t>(
+        &mut self,
+        f: &Arc<SourceFile>,
+        node: &'t Node,
+        what: &str,
+    ) -> Option<&'t Table> {
+        match &node.kind {
+            Kind::Table(t) => Some(t),
+            _ => {
+                let json = f.name.ends_with(".jsonl") || f.name.ends_with(".json");
+                self.wrong_type(f, node, what, if json { "an object" } else { "a table" });
+                None
+            }
+        }
+    }
+
+    pub(crate) fn array<'t>(&mut self, f: &Arc<SourceFile>, e: &'t Entry) -> Option<&'t [Node]> {
+        match &e.value.kind {
+            Kind::Array(items) => Some(items),
+            _ => {
+                self.wrong_type(f, &e.value, &format!("`{}`", e.key), "an array");
+                None
+            }
+        }
+    }
+
+    /// A table converted to a JSON map.
+    pub(crate) fn json_map(
+        &mut self,
+        f: &Arc<SourceFile>,
+        e: &Entry,
+    ) -> Option<Map<String, Value>> {
+        self.table(f, e).map(table_to_json)
+    }
+
+    /// One of a fixed set of string values.
+    pub(crate) fn choice(
+        &mut self,
+        f: &Arc<SourceFile>,
+        e: &Entry,
+        allowed: &[&str],
+    ) -> Option<String> {
+        let s = self.str(f, e)?;
+        if allowed.contains(&s.as_str()) {
+            return Some(s);
+        }
+        let mut d = self.bad_value(
+            f,
+            e.value.span.clone(),
+            format!(
+                "`{}` must be one of {}; found `{s}`",
+                e.key,
+                quoted(allowed)
+            ),
+        );
+        if let Some(m) = did_you_mean(&s, allowed.iter().copied()) {
+            d = d.with_help(format!("did you mean `{m}`?"));
+        }
+        self.push(d);
+        None
+    }
+}
+
+/// `"a", "b" or "c"`.
+pub(crate) fn quoted(items: &[&str]) -> String {
+    let q: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
+    match q.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
+}
+
+/// serde_json's message without its ` at line L column C` suffix (the diagnostic has both).
+pub(crate) fn json_message(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_owned(),
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_and_paths() {
+        assert_eq!(
+            did_you_mean("temperatur", ["temperature", "top_p"]),
+            Some("temperature")
+        );
+        assert_eq!(did_you_mean("zzz", ["temperature", "top_p"]), None);
+        assert_eq!(normalize("./prompts\\a.j2"), "prompts/a.j2");
+        assert_eq!(quoted(&["a", "b", "c"]), "\"a\", \"b\" or \"c\"");
+        assert_eq!(quoted(&["a"]), "\"a\"");
+        let l = Loader::new(PathBuf::from("x"), "suites/x/".into());
+        assert_eq!(l.display("suite.toml"), "suites/x/suite.toml");
+        let l = Loader::new(PathBuf::from("."), ".".into());
+        assert_eq!(l.display("suite.toml"), "suite.toml");
+    }
+}

@@ -1,0 +1,364 @@
+//! Prompt templates: what one sample sends to the model.
+//!
+//! A variant's `prompt` template replaces the task's last user message (or its prompt) and its
+//! `system` template becomes a leading system message. Templates are minijinja; they see
+//!
+//! | name       | value                                                    |
+//! |------------|----------------------------------------------------------|
+//! | `prompt`   | the task's prompt, or the text of its last user message  |
+//! | `id`       | the task id                                              |
+//! | `category` | the task's category, or none                             |
+//! | `target`   | the task's targets (a list)                              |
+//! | `metadata` | the task's metadata (a map)                              |
+//! | `expect`   | the task's expectations (a map)                          |
+//! | `variant`  | the variant's name                                       |
+//! | `messages` | the task's messages, each with `role` and `content`      |
+//!
+//! Printing or iterating an undefined value is an error; testing one (`{% if metadata.hint %}`)
+//! is allowed and false.
+//!
+//! [`Renderer`] compiles a suite's templates once and is meant to be built once per run and
+//! shared (it is `Send + Sync`); [`messages`] is the one-off form.
+
+use std::collections::HashSet;
+
+use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value};
+use verity_model::{ChatMessage, Input, PromptTemplate, Role, Suite, Task, Variant};
+
+/// A template that does not compile.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("template `{origin}`{}: {message}", line.map(|l| format!(" line {l}")).unwrap_or_default())]
+pub struct TemplateError {
+    /// The template's path inside the suite, or `inline`.
+    pub origin: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+/// minijinja's error without the `(in name:line)` suffix, which names the template by hash.
+pub(crate) fn describe(e: &minijinja::Error) -> String {
+    match e.detail() {
+        Some(d) => format!("{}: {d}", e.kind()),
+        None => e.kind().to_string(),
+    }
+}
+
+/// A suite's templates, compiled once.
+pub struct Renderer {
+    env: Environment<'static>,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("templates", &self.env.templates().count())
+            .finish()
+    }
+}
+
+fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
+    env.set_auto_escape_callback(|_| AutoEscape::None);
+    env
+}
+
+impl Renderer {
+    /// Compiles every template of every variant; fails on the first that does not compile.
+    pub fn new(suite: &Suite) -> Result<Renderer, TemplateError> {
+        let (renderer, errors) = Renderer::build(&suite.variants);
+        match errors.into_iter().next() {
+            Some((tpl, e)) => Err(TemplateError {
+                origin: tpl.origin,
+                line: e.line(),
+                message: describe(&e),
+            }),
+            None => Ok(renderer),
+        }
+    }
+
+    /// Compiles what it can, returning every template that failed alongside.
+    pub(crate) fn build(
+        variants: &[Variant],
+    ) -> (Renderer, Vec<(PromptTemplate, minijinja::Error)>) {
+        let mut env = environment();
+        let mut errors = Vec::new();
+        let mut seen = HashSet::new();
+        for tpl in variants
+            .iter()
+            .flat_map(|v| [&v.prompt, &v.system])
+            .flatten()
+        {
+            if seen.insert(tpl.hash.clone())
+                && let Err(e) = env.add_template_owned(tpl.hash.clone(), tpl.source.clone())
+            {
+                errors.push((tpl.clone(), e));
+            }
+        }
+        (Renderer { env }, errors)
+    }
+
+    /// The messages one sample of `task` under `variant` sends (see the module docs).
+    pub fn messages(&self, task: &Task, variant: &Variant) -> Result<Vec<ChatMessage>, String> {
+        self.try_messages(task, variant).map_err(|(tpl, e)| {
+            let line = e.line().map(|l| format!(" line {l}")).unwrap_or_default();
+            format!("template `{}`{line}: {}", tpl.origin, describe(&e))
+        })
+    }
+
+    pub(crate) fn try_messages<'v>(
+        &self,
+        task: &Task,
+        variant: &'v Variant,
+    ) -> Result<Vec<ChatMessage>, (&'v PromptTemplate, minijinja::Error)> {
+        let mut msgs = match &task.input {
+            Input::Prompt(p) => vec![ChatMessage::new(Role::User, p.clone())],
+            Input::Messages(ms) => ms.clone(),
+        };
+        if variant.prompt.is_none() && variant.system.is_none() {
+            return Ok(msgs);
+        }
+        let ctx = context(task, variant);
+        if let Some(tpl) = &variant.prompt {
+            let text = self.render(tpl, &ctx).map_err(|e| (tpl, e))?;
+            match msgs.iter().rposition(|m| m.role == Role::User) {
+                Some(i) => msgs[i].content = text,
+                None => msgs.push(ChatMessage::new(Role::User, text)),
+            }
+        }
+        if let Some(tpl) = &variant.system {
+            let text = self.render(tpl, &ctx).map_err(|e| (tpl, e))?;
+            msgs.insert(0, ChatMessage::new(Role::System, text));
+        }
+        Ok(msgs)
+    }
+
+    fn render(&self, tpl: &PromptTemplate, ctx: &Value) -> Result<String, minijinja::Error> {
+        match self.env.get_template(&tpl.hash) {
+            Ok(t) => t.render(ctx),
+            // A variant built after the renderer (say, from CLI overrides): compile it now.
+            Err(_) => self.env.render_named_str(&tpl.origin, &tpl.source, ctx),
+        }
+    }
+}
+
+/// The messages one sample sends, compiling the variant's templates on the spot. Prefer a
+/// [`Renderer`] when rendering many samples.
+pub fn messages(task: &Task, variant: &Variant) -> Result<Vec<ChatMessage>, String> {
+    let (renderer, errors) = Renderer::build(std::slice::from_ref(variant));
+    if let Some((tpl, e)) = errors.into_iter().next() {
+        let line = e.line().map(|l| format!(" line {l}")).unwrap_or_default();
+        return Err(format!("template `{}`{line}: {}", tpl.origin, describe(&e)));
+    }
+    renderer.messages(task, variant)
+}
+
+/// The template context of one sample.
+fn context(task: &Task, variant: &Variant) -> Value {
+    let messages: Vec<Value> = match &task.input {
+        Input::Prompt(p) => vec![message_value(Role::User, p)],
+        Input::Messages(ms) => ms
+            .iter()
+            .map(|m| message_value(m.role, &m.content))
+            .collect(),
+    };
+    Value::from_pairs([
+        ("prompt", Value::from(task.input.prompt_text())),
+        ("id", Value::from(task.id.as_str())),
+        (
+            "category",
+            task.category
+                .as_deref()
+                .map_or(Value::from(()), Value::from),
+        ),
+        (
+            "target",
+            task.target
+                .iter()
+                .map(String::as_str)
+                .map(Value::from)
+                .collect::<Value>(),
+        ),
+        ("metadata", json_map(&task.metadata)),
+        ("expect", json_map(&task.expect)),
+        ("variant", Value::from(variant.name.as_str())),
+        ("messages", Value::from(messages)),
+    ])
+}
+
+fn message_value(role: Role, content: &str) -> Value {
+    Value::from_pairs([
+        ("role", Value::from(role.as_str())),
+        ("content", Value::from(content)),
+    ])
+}
+
+fn json_map(m: &serde_json::Map<String, serde_json::Value>) -> Value {
+    Value::from_pairs(m.iter().map(|(k, v)| (k.as_str(), json_value(v))))
+}
+
+fn json_value(v: &serde_json::Value) -> Value {
+    use serde_json::Value as J;
+    match v {
+        J::Null => Value::from(()),
+        J::Bool(b) => Value::from(*b),
+        J::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Value::from(i),
+            (_, Some(u)) => Value::from(u),
+            _ => Value::from(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        J::String(s) => Value::from(s.as_str()),
+        J::Array(items) => items.iter().map(json_value).collect::<Value>(),
+        J::Object(m) => json_map(m),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use verity_model::ProviderSpec;
+
+    use super::*;
+
+    fn tpl(src: &str, origin: &str) -> PromptTemplate {
+        PromptTemplate {
+            source: src.to_owned(),
+            origin: origin.to_owned(),
+            hash: blake3::hash(src.as_bytes()).to_hex().to_string(),
+        }
+    }
+
+    fn variant(prompt: Option<&str>, system: Option<&str>) -> Variant {
+        Variant {
+            name: "v1".into(),
+            provider: ProviderSpec {
+                kind: "mock".into(),
+                ..Default::default()
+            },
+            params: Default::default(),
+            prompt: prompt.map(|p| tpl(p, "prompts/p.j2")),
+            system: system.map(|s| tpl(s, "inline")),
+            grounding: None,
+        }
+    }
+
+    fn task() -> Task {
+        let mut t = Task::prompt("t1", "What is 2+2?");
+        t.category = Some("arithmetic".into());
+        t.target = vec!["4".into(), "four".into()];
+        t.metadata.insert(
+            "hint".into(),
+            json!({"level": 2, "tags": ["easy", true, null, 1.5]}),
+        );
+        t
+    }
+
+    #[test]
+    fn without_templates_the_input_goes_as_is() {
+        let v = variant(None, None);
+        assert_eq!(
+            messages(&task(), &v).unwrap(),
+            vec![ChatMessage::new(Role::User, "What is 2+2?")]
+        );
+        let mut t = task();
+        let convo = vec![
+            ChatMessage::new(Role::System, "s"),
+            ChatMessage::new(Role::User, "u"),
+        ];
+        t.input = Input::Messages(convo.clone());
+        assert_eq!(messages(&t, &v).unwrap(), convo);
+    }
+
+    #[test]
+    fn templates_see_the_whole_context() {
+        let v = variant(
+            Some(
+                "[{{ variant }}/{{ id }}/{{ category }}] {{ prompt }} ({{ target|join(',') }}) h={{ metadata.hint.level }} {{ metadata.hint.tags|length }} {{ messages[0].role }}\n",
+            ),
+            Some("Answer {{ category|upper }} questions."),
+        );
+        let got = messages(&task(), &v).unwrap();
+        assert_eq!(
+            got,
+            vec![
+                ChatMessage::new(Role::System, "Answer ARITHMETIC questions."),
+                ChatMessage::new(
+                    Role::User,
+                    "[v1/t1/arithmetic] What is 2+2? (4,four) h=2 4 user"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn prompt_template_replaces_the_last_user_message() {
+        let mut t = task();
+        t.input = Input::Messages(vec![
+            ChatMessage::new(Role::User, "first"),
+            ChatMessage::new(Role::Assistant, "ok"),
+            ChatMessage::new(Role::User, "second"),
+        ]);
+        let v = variant(Some("<{{ prompt }}> of {{ messages|length }}"), None);
+        let got = messages(&t, &v).unwrap();
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[0].content, "first");
+        assert_eq!(got[2].content, "<second> of 3");
+        t.input = Input::Messages(vec![ChatMessage::new(Role::Assistant, "only")]);
+        let got = messages(&t, &v).unwrap();
+        assert_eq!(got[1], ChatMessage::new(Role::User, "<> of 1"));
+    }
+
+    #[test]
+    fn undefined_values_are_errors_but_tests_are_not() {
+        let v = variant(Some("{{ metadata.missing }}"), None);
+        let err = messages(&task(), &v).unwrap_err();
+        assert!(
+            err.contains("prompts/p.j2") && err.contains("undefined"),
+            "{err}"
+        );
+        let v = variant(
+            Some("{% if metadata.missing %}x{% else %}y{% endif %}"),
+            None,
+        );
+        assert_eq!(messages(&task(), &v).unwrap()[0].content, "y");
+        let v = variant(Some("{{ nope }}"), None);
+        assert!(messages(&task(), &v).is_err());
+    }
+
+    #[test]
+    fn renderer_compiles_once_and_reports_syntax_errors() {
+        let good = variant(Some("Q: {{ prompt }}"), None);
+        let suite = Suite {
+            name: "s".into(),
+            description: None,
+            tasks: vec![task()],
+            variants: vec![good.clone()],
+            scorers: vec![],
+            outcome: Default::default(),
+            epochs: 1,
+            coverage: Default::default(),
+            servers: Default::default(),
+            compare: vec![],
+            content_hash: String::new(),
+        };
+        let r = Renderer::new(&suite).unwrap();
+        assert_eq!(
+            r.messages(&task(), &good).unwrap()[0].content,
+            "Q: What is 2+2?"
+        );
+        // A variant the renderer has not seen still renders.
+        let other = variant(Some("other {{ id }}"), None);
+        assert_eq!(r.messages(&task(), &other).unwrap()[0].content, "other t1");
+        let mut broken = suite.clone();
+        broken.variants = vec![variant(Some("line one\n{{ prompt "), None)];
+        let e = Renderer::new(&broken).unwrap_err();
+        assert_eq!(e.origin, "prompts/p.j2");
+        assert_eq!(e.line, Some(2));
+        assert!(
+            e.to_string()
+                .starts_with("template `prompts/p.j2` line 2: syntax error"),
+            "{e}"
+        );
+        assert!(messages(&task(), &broken.variants[0]).is_err());
+    }
+}

@@ -1,0 +1,377 @@
+//! The top of loading: what a path is, reading suite.toml and the task files, assembling the
+//! [`Suite`] and running the checks.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use toml::de::{DeTable, DeValue};
+use verity_model::{PromptTemplate, Suite};
+
+use crate::Loaded;
+use crate::checks::{self, Loc, Locator, template_span};
+use crate::config::{Config, TaskPatterns};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::files::{DEFAULT_TASKS, content_hash, expand, is_glob};
+use crate::loader::{Loader, normalize};
+use crate::tree::{Kind, from_toml_doc};
+
+const SUITE_FILE: &str = "suite.toml";
+
+pub(crate) fn load(path: &Path) -> Result<Loaded, Diagnostics> {
+    let given = path.to_string_lossy().into_owned();
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            let msg = if e.kind() == std::io::ErrorKind::NotFound {
+                format!("`{given}` does not exist")
+            } else {
+                format!("cannot read `{given}`: {e}")
+            };
+            return Err(Diagnostics::new(vec![
+                Diagnostic::error("missing-file", msg).at(given, 0, 0),
+            ]));
+        }
+    };
+    if meta.is_dir() {
+        if !path.join(SUITE_FILE).exists() {
+            return Err(Diagnostics::new(vec![
+                Diagnostic::error("missing-file", format!("`{given}` has no {SUITE_FILE}"))
+                    .at(given, 0, 0)
+                    .with_help("pass a suite directory, a suite.toml, or a dataset file (.jsonl or a task .toml)"),
+            ]));
+        }
+        let base = given.trim_end_matches('/').to_owned();
+        let mut l = Loader::new(path.to_path_buf(), base);
+        let suite = l.suite(SUITE_FILE, dir_name(path));
+        return finish(l, suite);
+    }
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let base = parent.to_string_lossy().into_owned();
+    let root = if parent.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        parent.clone()
+    };
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut l = Loader::new(root, base);
+    if file_name == SUITE_FILE || (file_name.ends_with(".toml") && looks_like_suite(path)) {
+        let fallback = if file_name == SUITE_FILE {
+            dir_name(&parent)
+        } else {
+            stem
+        };
+        let suite = l.suite(&file_name, fallback);
+        return finish(l, suite);
+    }
+    if file_name.ends_with(".toml") || file_name.ends_with(".jsonl") {
+        l.task_file(&file_name, None);
+        let suite = Suite {
+            name: stem,
+            description: None,
+            tasks: std::mem::take(&mut l.tasks),
+            variants: Vec::new(),
+            scorers: Vec::new(),
+            outcome: Default::default(),
+            epochs: 1,
+            coverage: Default::default(),
+            servers: Default::default(),
+            compare: Vec::new(),
+            content_hash: content_hash(&l.hashed),
+        };
+        return finish(l, suite);
+    }
+    Err(Diagnostics::new(vec![
+        Diagnostic::error("bad-value", format!("cannot load `{given}`"))
+            .at(given, 0, 0)
+            .with_help(
+                "pass a suite directory, a suite.toml, or a dataset file (.jsonl or a task .toml)",
+            ),
+    ]))
+}
+
+fn dir_name(path: &Path) -> String {
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    abs.file_name()
+        .map_or_else(|| "suite".to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+/// A .toml not named suite.toml is a suite file when it has a `name` and nothing a task file
+/// has at its top (`id`, `[input]`, `[[tasks]]`).
+fn looks_like_suite(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return false;
+    };
+    let (doc, _) = DeTable::parse_recoverable(&text);
+    let top = |key: &str| {
+        doc.get_ref()
+            .iter()
+            .find(|(k, _)| k.get_ref() == key)
+            .map(|(_, v)| v.get_ref())
+    };
+    let tasks_table = matches!(top("tasks"), Some(DeValue::Array(items))
+        if items.iter().any(|i| matches!(i.get_ref(), DeValue::Table(_))));
+    top("name").is_some() && top("id").is_none() && top("input").is_none() && !tasks_table
+}
+
+fn finish(l: Loader, suite: Suite) -> Result<Loaded, Diagnostics> {
+    let mut diags = l.diags;
+    if diags.iter().any(Diagnostic::is_error) {
+        Err(Diagnostics::new(diags))
+    } else {
+        diags.sort_by_key(|d| d.severity);
+        Ok(Loaded {
+            suite,
+            warnings: diags,
+        })
+    }
+}
+
+impl Loader {
+    /// Loads a suite from its suite.toml (`rel`), then its task files, then checks it.
+    fn suite(&mut self, rel: &str, fallback_name: String) -> Suite {
+        let cfg = self.read_config(rel);
+        self.load_tasks(&cfg);
+        let mut suite = Suite {
+            name: cfg.name.unwrap_or(fallback_name),
+            description: cfg.description,
+            tasks: std::mem::take(&mut self.tasks),
+            variants: cfg.variants,
+            scorers: cfg.scorers,
+            outcome: cfg.outcome,
+            epochs: cfg.epochs,
+            coverage: cfg.coverage,
+            servers: cfg.servers,
+            compare: cfg.compare,
+            content_hash: String::new(),
+        };
+        suite.content_hash = content_hash(&self.hashed);
+        if suite.tasks.is_empty() && !self.diags.iter().any(Diagnostic::is_error) {
+            self.push(
+                Diagnostic::warning("no-tasks", "the suite has no tasks")
+                    .at(self.display(rel), 0, 0)
+                    .with_help("add tasks/*.toml or tasks.jsonl, or set `tasks` in suite.toml"),
+            );
+        }
+        let mut found = Vec::new();
+        checks::run(&suite, &SpanLocator { l: self }, &mut found);
+        self.diags.extend(found);
+        suite
+    }
+
+    fn read_config(&mut self, rel: &str) -> Config {
+        let Some(f) = self.read_file(rel, None).and_then(|b| self.decode(rel, b)) else {
+            return Config::default();
+        };
+        let text = Arc::clone(&f.text);
+        let (doc, errors) = DeTable::parse_recoverable(&text);
+        if !errors.is_empty() {
+            self.toml_errors(&f, errors);
+            return Config::default();
+        }
+        let node = from_toml_doc(&doc);
+        match &node.kind {
+            Kind::Table(t) => self.suite_config(&f, rel, t),
+            _ => Config::default(),
+        }
+    }
+
+    fn load_tasks(&mut self, cfg: &Config) {
+        let mut done = HashSet::new();
+        done.insert(SUITE_FILE.to_owned());
+        match &cfg.task_patterns {
+            Some(TaskPatterns { file: f, patterns }) => {
+                for (pattern, span) in patterns {
+                    let pattern = normalize(pattern);
+                    let from = Some((f, span.clone()));
+                    match expand(&self.root, &pattern) {
+                        Err(msg) => {
+                            let d = Diagnostic::error("bad-value", msg).at_span(f, span.clone());
+                            self.push(d);
+                        }
+                        Ok(files) if files.is_empty() => self.push(
+                            Diagnostic::error(
+                                "missing-file",
+                                format!("`{pattern}` matches no files"),
+                            )
+                            .at_span(f, span.clone())
+                            .label("no such files"),
+                        ),
+                        Ok(files) => {
+                            for file in files {
+                                if done.insert(file.clone()) {
+                                    self.task_file(&file, from.clone());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            None => {
+                for pattern in DEFAULT_TASKS {
+                    let files = expand(&self.root, pattern).unwrap_or_default();
+                    for file in files {
+                        let exists = is_glob(pattern) || self.root.join(&file).exists();
+                        if exists && done.insert(file.clone()) {
+                            self.task_file(&file, None);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Locations inside the files the loader read.
+struct SpanLocator<'a> {
+    l: &'a Loader,
+}
+
+impl Locator for SpanLocator<'_> {
+    fn scorer(&self, index: usize, key: Option<&str>) -> Loc {
+        let Some(s) = self.l.scorer_spans.get(index) else {
+            return Loc::Nowhere;
+        };
+        let span = key
+            .and_then(|k| s.table.get(k))
+            .map_or(s.span.clone(), |e| e.key_span.start..e.value.span.end);
+        Loc::Span(Arc::clone(&s.file), span)
+    }
+
+    fn task(&self, index: usize, key: Option<&str>) -> Loc {
+        let Some(t) = self.l.task_spans.get(index) else {
+            return Loc::Nowhere;
+        };
+        let span = key
+            .and_then(|k| k.strip_prefix("expect."))
+            .and_then(|k| t.expect.get(k))
+            .map_or(t.at.clone(), Range::clone);
+        Loc::Span(Arc::clone(&t.file), span)
+    }
+
+    fn coverage(&self, category: &str) -> Loc {
+        match self.l.coverage_spans.get(category) {
+            Some((f, span)) => Loc::Span(Arc::clone(f), span.clone()),
+            None => Loc::Nowhere,
+        }
+    }
+
+    fn template(
+        &self,
+        tpl: &PromptTemplate,
+        range: Option<Range<usize>>,
+        line: Option<usize>,
+    ) -> Loc {
+        if let Some(f) = self.l.template_files.get(&tpl.origin)
+            && f.text.as_ref() == tpl.source
+        {
+            return Loc::Span(Arc::clone(f), template_span(f, range, line));
+        }
+        if let Some((f, span)) = self.l.inline_templates.get(&tpl.hash) {
+            return Loc::Span(Arc::clone(f), span.clone());
+        }
+        checks::template_loc(tpl, range, line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::{errors, load_files, suite};
+
+    #[test]
+    fn default_task_files_are_found_wherever_they_exist() {
+        let l = suite(&[
+            (
+                "suite.toml",
+                "name = \"s\"\n[defaults]\nprovider = \"mock\"\n",
+            ),
+            ("tasks/a.toml", "id = \"a\"\nprompt = \"p\"\n"),
+            ("tasks/deeper/b.toml", "id = \"b\"\nprompt = \"p\"\n"),
+            ("tasks/c.jsonl", "{\"id\": \"c\", \"input\": \"p\"}\n"),
+            ("tasks/notes.md", "not a task"),
+            ("tasks.jsonl", "{\"id\": \"d\", \"input\": \"p\"}\n"),
+        ]);
+        let ids: Vec<&str> = l.suite.tasks.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "d", "c"]);
+        assert!(l.warnings.is_empty());
+    }
+
+    #[test]
+    fn a_suite_without_tasks_warns() {
+        let l = suite(&[(
+            "suite.toml",
+            "name = \"s\"\n[defaults]\nprovider = \"mock\"\n",
+        )]);
+        assert_eq!(
+            l.warnings.iter().map(|w| w.code).collect::<Vec<_>>(),
+            ["no-tasks"]
+        );
+    }
+
+    #[test]
+    fn a_suite_file_under_another_name_loads_as_a_suite() {
+        let (dir, _) = load_files(&[
+            (
+                "my-suite.toml",
+                "name = \"renamed\"\ntasks = \"t.jsonl\"\n[defaults]\nprovider = \"mock\"\n",
+            ),
+            ("t.jsonl", "{\"input\": \"p\"}\n"),
+            ("task.toml", "id = \"x\"\nprompt = \"p\"\n"),
+        ]);
+        let s = crate::load(&dir.path().join("my-suite.toml"))
+            .unwrap()
+            .suite;
+        assert_eq!(
+            (s.name.as_str(), s.tasks.len(), s.variants.len()),
+            ("renamed", 1, 1)
+        );
+        let bare = crate::load(&dir.path().join("task.toml")).unwrap().suite;
+        assert_eq!(
+            (bare.name.as_str(), bare.tasks.len(), bare.variants.len()),
+            ("task", 1, 0)
+        );
+        assert_eq!(bare.content_hash.len(), 64);
+    }
+
+    #[test]
+    fn problems_in_many_files_are_all_reported() {
+        let found = errors(&[
+            ("suite.toml", "name = \"s\"\n[defaults\n"),
+            ("tasks/a.toml", "id = 1\nprompt = \"p\"\n"),
+            ("tasks.jsonl", "{\"id\": \"x\"}\n{\n"),
+        ]);
+        crate::testing::assert_found(
+            &found,
+            &[
+                "toml-syntax@suite.toml:2:10",
+                "wrong-type@tasks/a.toml:1:6",
+                "missing-key@tasks.jsonl:1:1",
+                "json-syntax@tasks.jsonl:2:1",
+            ],
+        );
+    }
+
+    #[test]
+    fn diagnostics_name_files_as_the_user_gave_the_suite() {
+        let (dir, result) = load_files(&[("suite.toml", "nam = \"s\"\n")]);
+        let err = result.unwrap_err();
+        let shown = format!("{}/suite.toml", dir.path().display());
+        assert!(err.0.iter().all(|d| d.file == shown), "{err}");
+        assert!(err.to_string().ends_with("2 errors, 1 warning"), "{err}");
+    }
+
+    #[test]
+    fn renderer_is_shareable_across_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<crate::Renderer>();
+        assert_send_sync::<crate::Diagnostics>();
+    }
+}
