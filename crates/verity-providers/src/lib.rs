@@ -1,1 +1,62 @@
-//! (being written)
+//! verity's model drivers: the only code that speaks to language models.
+//!
+//! [`build`] turns a [`ProviderSpec`] from a suite into a [`Provider`]. Everything that can be
+//! wrong with a spec — an unknown kind, a missing model, an unknown option, a malformed base
+//! URL, and above all a missing API key — is found *there*, as a [`ProviderErrorKind::Config`]
+//! error naming what is wrong, before any sample runs.
+//!
+//! Each provider makes exactly one attempt per call and classifies its own failures
+//! ([`ProviderErrorKind`]); the runner owns retries, limits, caching and timing.
+//!
+//! Secrets: API keys are read from the environment variable a spec names (never stored in the
+//! spec), and they never appear in `Debug` output, [`Provider::endpoint`], or error messages.
+//!
+//! Kinds ([`KINDS`]):
+//! * `mock` ([`MockProvider`]): deterministic answers from the task, no network;
+//! * `openai` ([`OpenAiProvider`]): any OpenAI-compatible `/v1/chat/completions` server.
+//!
+//! [`ProviderErrorKind`]: verity_model::ProviderErrorKind
+//! [`ProviderErrorKind::Config`]: verity_model::ProviderErrorKind::Config
+
+mod http;
+mod mock;
+mod openai;
+mod options;
+
+use std::sync::Arc;
+
+use verity_model::{Provider, ProviderError, ProviderSpec};
+
+pub use crate::mock::MockProvider;
+pub use crate::openai::OpenAiProvider;
+use crate::options::config_error;
+
+/// The provider kinds [`build`] knows.
+pub const KINDS: &[&str] = &["mock", "openai"];
+
+/// Builds the provider a spec names.
+///
+/// API keys are read from the process environment *here*, so a missing key fails before any
+/// sample starts, with a message naming the variable. Errors are of kind
+/// [`ProviderErrorKind::Config`](verity_model::ProviderErrorKind::Config).
+pub fn build(spec: &ProviderSpec) -> Result<Arc<dyn Provider>, ProviderError> {
+    build_with_env(spec, &|name| {
+        std::env::var_os(name).and_then(|v| v.into_string().ok())
+    })
+}
+
+/// [`build`] with the environment given as a lookup function (for tests, and for callers that
+/// resolve variables from somewhere else, such as a `.env` file).
+pub fn build_with_env(
+    spec: &ProviderSpec,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Arc<dyn Provider>, ProviderError> {
+    match spec.kind.as_str() {
+        "mock" => Ok(Arc::new(MockProvider::from_spec(spec)?)),
+        "openai" => Ok(Arc::new(OpenAiProvider::from_spec(spec, env)?)),
+        other => Err(config_error(
+            other,
+            format!("unknown provider kind (known kinds: {})", KINDS.join(", ")),
+        )),
+    }
+}
