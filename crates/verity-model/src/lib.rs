@@ -56,6 +56,9 @@ pub struct ConfigIssue {
 
 impl ConfigIssue {
     pub fn new(key: Option<&str>, message: impl Into<String>) -> Self {
-        ConfigIssue { key: key.map(str::to_owned), message: message.into() }
+        ConfigIssue {
+            key: key.map(str::to_owned),
+            message: message.into(),
+        }
     }
 }

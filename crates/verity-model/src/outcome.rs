@@ -60,7 +60,9 @@ pub struct OutcomeRule {
 impl OutcomeRule {
     /// Whether `criterion` takes part in the outcome.
     pub fn counts(&self, criterion: &str) -> bool {
-        self.criteria.as_ref().is_none_or(|c| c.iter().any(|x| x == criterion))
+        self.criteria
+            .as_ref()
+            .is_none_or(|c| c.iter().any(|x| x == criterion))
     }
 
     /// The outcome of one sample. `response_failed` is true when the provider gave no answer.
@@ -68,16 +70,25 @@ impl OutcomeRule {
         if response_failed {
             return Outcome::Error;
         }
-        let relevant: Vec<&Score> = scores.iter().filter(|s| self.counts(&s.criterion)).collect();
+        let relevant: Vec<&Score> = scores
+            .iter()
+            .filter(|s| self.counts(&s.criterion))
+            .collect();
         if relevant.iter().any(|s| s.status == ScoreStatus::Error) {
             return Outcome::Error;
         }
-        let decisive: Vec<&&Score> =
-            relevant.iter().filter(|s| s.status != ScoreStatus::NotApplicable).collect();
+        let decisive: Vec<&&Score> = relevant
+            .iter()
+            .filter(|s| s.status != ScoreStatus::NotApplicable)
+            .collect();
         if decisive.is_empty() {
             // Nothing applied: with named criteria that is a failure to meet them; with none
             // named there is nothing to fail.
-            return if self.criteria.is_some() { Outcome::Fail } else { Outcome::Pass };
+            return if self.criteria.is_some() {
+                Outcome::Fail
+            } else {
+                Outcome::Pass
+            };
         }
         let pass = match self.mode {
             OutcomeMode::All => decisive.iter().all(|s| s.status == ScoreStatus::Pass),
@@ -98,18 +109,57 @@ mod tests {
     #[test]
     fn all_mode_needs_every_criterion() {
         let r = OutcomeRule::default();
-        assert_eq!(r.evaluate(&[s("a", ScoreStatus::Pass), s("b", ScoreStatus::Pass)], false), Outcome::Pass);
-        assert_eq!(r.evaluate(&[s("a", ScoreStatus::Pass), s("b", ScoreStatus::Fail)], false), Outcome::Fail);
-        assert_eq!(r.evaluate(&[s("a", ScoreStatus::Pass)], true), Outcome::Error);
+        assert_eq!(
+            r.evaluate(
+                &[s("a", ScoreStatus::Pass), s("b", ScoreStatus::Pass)],
+                false
+            ),
+            Outcome::Pass
+        );
+        assert_eq!(
+            r.evaluate(
+                &[s("a", ScoreStatus::Pass), s("b", ScoreStatus::Fail)],
+                false
+            ),
+            Outcome::Fail
+        );
+        assert_eq!(
+            r.evaluate(&[s("a", ScoreStatus::Pass)], true),
+            Outcome::Error
+        );
     }
 
     #[test]
     fn not_applicable_is_neutral_and_named_criteria_filter() {
-        let r = OutcomeRule { criteria: Some(vec!["a".into()]), ..Default::default() };
-        assert_eq!(r.evaluate(&[s("a", ScoreStatus::Pass), s("b", ScoreStatus::Fail)], false), Outcome::Pass);
-        assert_eq!(r.evaluate(&[s("a", ScoreStatus::NotApplicable)], false), Outcome::Fail);
-        let any = OutcomeRule { mode: OutcomeMode::Any, ..Default::default() };
-        assert_eq!(any.evaluate(&[s("a", ScoreStatus::Fail), s("b", ScoreStatus::Pass)], false), Outcome::Pass);
-        assert_eq!(any.evaluate(&[s("a", ScoreStatus::Error)], false), Outcome::Error);
+        let r = OutcomeRule {
+            criteria: Some(vec!["a".into()]),
+            ..Default::default()
+        };
+        assert_eq!(
+            r.evaluate(
+                &[s("a", ScoreStatus::Pass), s("b", ScoreStatus::Fail)],
+                false
+            ),
+            Outcome::Pass
+        );
+        assert_eq!(
+            r.evaluate(&[s("a", ScoreStatus::NotApplicable)], false),
+            Outcome::Fail
+        );
+        let any = OutcomeRule {
+            mode: OutcomeMode::Any,
+            ..Default::default()
+        };
+        assert_eq!(
+            any.evaluate(
+                &[s("a", ScoreStatus::Fail), s("b", ScoreStatus::Pass)],
+                false
+            ),
+            Outcome::Pass
+        );
+        assert_eq!(
+            any.evaluate(&[s("a", ScoreStatus::Error)], false),
+            Outcome::Error
+        );
     }
 }

@@ -40,13 +40,21 @@ pub struct Generation {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProviderErrorKind {
     /// HTTP 429; `retry_after` from the `Retry-After` header where given.
-    RateLimited { retry_after: Option<Duration> },
+    RateLimited {
+        retry_after: Option<Duration>,
+    },
     /// HTTP 5xx.
-    Server { status: u16 },
+    Server {
+        status: u16,
+    },
     /// Other non-success HTTP statuses (400, 404, 422…): the request itself is wrong.
-    Client { status: u16 },
+    Client {
+        status: u16,
+    },
     /// HTTP 401 / 403.
-    Auth { status: u16 },
+    Auth {
+        status: u16,
+    },
     Timeout,
     /// Could not connect, or the connection broke mid-response.
     Connection,
@@ -81,7 +89,10 @@ pub struct ProviderError {
 
 impl ProviderError {
     pub fn new(kind: ProviderErrorKind, message: impl Into<String>) -> Self {
-        ProviderError { kind, message: message.into() }
+        ProviderError {
+            kind,
+            message: message.into(),
+        }
     }
 
     /// Whether trying the same call again may succeed: rate limits, server errors, timeouts
@@ -122,5 +133,8 @@ pub trait Provider: Send + Sync {
     fn endpoint(&self) -> String;
 
     /// Makes one attempt at answering `req`.
-    fn generate<'a>(&'a self, req: &'a GenerateRequest) -> BoxFuture<'a, Result<Generation, ProviderError>>;
+    fn generate<'a>(
+        &'a self,
+        req: &'a GenerateRequest,
+    ) -> BoxFuture<'a, Result<Generation, ProviderError>>;
 }

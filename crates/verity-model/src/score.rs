@@ -51,7 +51,10 @@ pub struct Evidence {
 
 impl Evidence {
     pub fn msg(message: impl Into<String>) -> Self {
-        Evidence { message: message.into(), ..Evidence::default() }
+        Evidence {
+            message: message.into(),
+            ..Evidence::default()
+        }
     }
 
     pub fn at(mut self, line: u32, column: u32) -> Self {
@@ -82,7 +85,11 @@ pub struct Score {
 }
 
 impl Score {
-    pub fn new(scorer: impl Into<String>, criterion: impl Into<String>, status: ScoreStatus) -> Self {
+    pub fn new(
+        scorer: impl Into<String>,
+        criterion: impl Into<String>,
+        status: ScoreStatus,
+    ) -> Self {
         Score {
             scorer: scorer.into(),
             criterion: criterion.into(),

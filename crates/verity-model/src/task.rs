@@ -59,7 +59,11 @@ pub struct ChatMessage {
 
 impl ChatMessage {
     pub fn new(role: Role, content: impl Into<String>) -> Self {
-        ChatMessage { role, content: content.into(), tool_call_id: None }
+        ChatMessage {
+            role,
+            content: content.into(),
+            tool_call_id: None,
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Every scorer kind verity knows, with its options, in one place.
 
 use serde_json::{Map, Value};
-use verity_model::{ConfigIssue, ScorerSpec, Scorer, Task};
+use verity_model::{ConfigIssue, Scorer, ScorerSpec, Task};
 
 use crate::text::{Contains, Equals, Identical, JsonValid, RegexMatch, TextOpts};
 
@@ -13,7 +13,13 @@ fn allowed_options(kind: &str) -> &'static [&'static str] {
     match kind {
         "equals" => &["ignore_case", "trim", "normalize_whitespace"],
         "contains" => &["ignore_case", "values"],
-        "regex" => &["pattern", "ignore_case", "multiline", "dot_all", "must_match"],
+        "regex" => &[
+            "pattern",
+            "ignore_case",
+            "multiline",
+            "dot_all",
+            "must_match",
+        ],
         "json-valid" => &["extract"],
         "identical" => &["normalize"],
         _ => &[],
@@ -25,7 +31,11 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
     if !KINDS.contains(&spec.kind.as_str()) {
         return vec![ConfigIssue::new(
             Some("kind"),
-            format!("unknown scorer kind `{}` (known: {})", spec.kind, KINDS.join(", ")),
+            format!(
+                "unknown scorer kind `{}` (known: {})",
+                spec.kind,
+                KINDS.join(", ")
+            ),
         )];
     }
     let mut issues = Vec::new();
@@ -44,11 +54,21 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
         }
     }
     let o = &spec.options;
-    for b in ["ignore_case", "trim", "normalize_whitespace", "multiline", "dot_all", "must_match"] {
+    for b in [
+        "ignore_case",
+        "trim",
+        "normalize_whitespace",
+        "multiline",
+        "dot_all",
+        "must_match",
+    ] {
         if let Some(v) = o.get(b)
             && !v.is_boolean()
         {
-            issues.push(ConfigIssue::new(Some(b), format!("`{b}` must be true or false")));
+            issues.push(ConfigIssue::new(
+                Some(b),
+                format!("`{b}` must be true or false"),
+            ));
         }
     }
     match spec.kind.as_str() {
@@ -59,18 +79,27 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
                     issues.push(ConfigIssue::new(Some("pattern"), e));
                 }
             }
-            Some(_) => issues.push(ConfigIssue::new(Some("pattern"), "`pattern` must be a string")),
+            Some(_) => issues.push(ConfigIssue::new(
+                Some("pattern"),
+                "`pattern` must be a string",
+            )),
         },
         "contains" => {
             if let Some(v) = o.get("values")
                 && string_list(v).is_none()
             {
-                issues.push(ConfigIssue::new(Some("values"), "`values` must be a string or a list of strings"));
+                issues.push(ConfigIssue::new(
+                    Some("values"),
+                    "`values` must be a string or a list of strings",
+                ));
             }
         }
         "json-valid" => match o.get("extract").map(|v| v.as_str()) {
             None | Some(Some("auto" | "raw")) => {}
-            _ => issues.push(ConfigIssue::new(Some("extract"), "`extract` must be \"auto\" or \"raw\"")),
+            _ => issues.push(ConfigIssue::new(
+                Some("extract"),
+                "`extract` must be \"auto\" or \"raw\"",
+            )),
         },
         "identical" => match o.get("normalize").map(|v| v.as_str()) {
             None | Some(Some("none" | "trim" | "json")) => {}
@@ -151,7 +180,11 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
     let o = &spec.options;
     let opts = TextOpts::from_options(o);
     Ok(match spec.kind.as_str() {
-        "equals" => Box::new(Equals { name, criterion: criterion("equals"), opts }),
+        "equals" => Box::new(Equals {
+            name,
+            criterion: criterion("equals"),
+            opts,
+        }),
         "contains" => Box::new(Contains {
             name,
             criterion: criterion("contains"),
@@ -160,11 +193,20 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
         }),
         "regex" => {
             let pattern = match o.get("pattern").and_then(Value::as_str) {
-                Some(p) => Some(opts.regex(p).map_err(|e| ConfigIssue::new(Some("pattern"), e))?),
+                Some(p) => Some(
+                    opts.regex(p)
+                        .map_err(|e| ConfigIssue::new(Some("pattern"), e))?,
+                ),
                 None => None,
             };
             let must_match = o.get("must_match").and_then(Value::as_bool).unwrap_or(true);
-            Box::new(RegexMatch { name, criterion: criterion("regex"), pattern, must_match, opts })
+            Box::new(RegexMatch {
+                name,
+                criterion: criterion("regex"),
+                pattern,
+                must_match,
+                opts,
+            })
         }
         "json-valid" => Box::new(JsonValid {
             name,
@@ -174,10 +216,17 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
         "identical" => Box::new(Identical {
             name,
             criterion: criterion("identical"),
-            normalize: o.get("normalize").and_then(Value::as_str).unwrap_or("trim").to_owned(),
+            normalize: o
+                .get("normalize")
+                .and_then(Value::as_str)
+                .unwrap_or("trim")
+                .to_owned(),
         }),
         other => {
-            return Err(ConfigIssue::new(Some("kind"), format!("unknown scorer kind `{other}`")));
+            return Err(ConfigIssue::new(
+                Some("kind"),
+                format!("unknown scorer kind `{other}`"),
+            ));
         }
     })
 }
@@ -186,7 +235,10 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
 pub(crate) fn string_list(v: &Value) -> Option<Vec<String>> {
     match v {
         Value::String(s) => Some(vec![s.clone()]),
-        Value::Array(items) => items.iter().map(|i| i.as_str().map(str::to_owned)).collect(),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| i.as_str().map(str::to_owned))
+            .collect(),
         _ => None,
     }
 }

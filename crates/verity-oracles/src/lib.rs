@@ -54,10 +54,19 @@ mod tests {
 
     #[test]
     fn fences() {
-        assert_eq!(strip_fence("a\n```json\n{\"x\":1}\n```\nb", "json"), "{\"x\":1}\n");
-        assert_eq!(strip_fence("```swift\nlet a\n```\n```json\n[]\n```", "json"), "[]\n");
+        assert_eq!(
+            strip_fence("a\n```json\n{\"x\":1}\n```\nb", "json"),
+            "{\"x\":1}\n"
+        );
+        assert_eq!(
+            strip_fence("```swift\nlet a\n```\n```json\n[]\n```", "json"),
+            "[]\n"
+        );
         assert_eq!(strip_fence("plain", "json"), "plain");
         assert_eq!(strip_fence("```\nx\n```", "json"), "x\n");
-        assert_eq!(strip_fence("```json\nunterminated", "json"), "```json\nunterminated");
+        assert_eq!(
+            strip_fence("```json\nunterminated", "json"),
+            "```json\nunterminated"
+        );
     }
 }

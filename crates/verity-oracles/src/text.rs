@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use regex::{Regex, RegexBuilder};
 use serde_json::{Map, Value};
-use verity_model::{Evidence, GroupMember, Response, Score, Scope, Scorer, Task};
+use verity_model::{Evidence, GroupMember, Response, Scope, Score, Scorer, Task};
 
 use crate::catalog::{flag, string_list};
 use crate::{excerpt, na, strip_fence};
@@ -31,7 +31,11 @@ impl TextOpts {
     }
 
     fn norm(&self, s: &str) -> String {
-        let mut s = if self.trim { s.trim().to_owned() } else { s.to_owned() };
+        let mut s = if self.trim {
+            s.trim().to_owned()
+        } else {
+            s.to_owned()
+        };
         if self.normalize_whitespace {
             s = s.split_whitespace().collect::<Vec<_>>().join(" ");
         }
@@ -52,8 +56,31 @@ impl TextOpts {
     }
 }
 
+/// Turns the regex crate's multi-line parse error (pattern, caret, `error: …`) into one line:
+/// "unclosed group at column 1 of the pattern".
 fn one_line(s: &str) -> String {
-    s.lines().map(str::trim_end).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" | ")
+    let lines: Vec<&str> = s.lines().collect();
+    let what = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("error: "));
+    let caret = lines.iter().find_map(|l| {
+        let t = l.trim_end();
+        (!t.trim().is_empty() && t.trim().chars().all(|c| c == '^')).then(|| t.find('^'))
+    });
+    let pattern_indent = lines.get(1).map(|l| l.len() - l.trim_start().len());
+    match (what, caret.flatten(), pattern_indent) {
+        (Some(w), Some(c), Some(indent)) if c >= indent => {
+            format!("{w} at column {} of the pattern", c - indent + 1)
+        }
+        (Some(w), _, _) => w.to_owned(),
+        _ => s
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
 }
 
 /// 1-based line and column of byte offset `at` in `text`.
@@ -78,16 +105,25 @@ impl Scorer for Equals {
         &self.name
     }
     fn score(&self, task: &Task, response: &Response) -> Vec<Score> {
-        let targets = task.expect.get("equals").and_then(string_list).unwrap_or_else(|| task.target.clone());
+        let targets = task
+            .expect
+            .get("equals")
+            .and_then(string_list)
+            .unwrap_or_else(|| task.target.clone());
         if targets.is_empty() {
             return vec![na(&self.name, &self.criterion, "the task has no target")];
         }
         let got = self.opts.norm(&response.text);
         let hit = targets.iter().find(|t| self.opts.norm(t) == got);
         let s = match hit {
-            Some(t) => Score::pass(&self.name, &self.criterion).explain(format!("answer equals {t:?}")),
-            None => Score::fail(&self.name, &self.criterion)
-                .explain(format!("expected {}, got {:?}", fmt_targets(&targets), excerpt(&response.text, 120))),
+            Some(t) => {
+                Score::pass(&self.name, &self.criterion).explain(format!("answer equals {t:?}"))
+            }
+            None => Score::fail(&self.name, &self.criterion).explain(format!(
+                "expected {}, got {:?}",
+                fmt_targets(&targets),
+                excerpt(&response.text, 120)
+            )),
         };
         vec![s.with_value(if hit.is_some() { 1.0 } else { 0.0 })]
     }
@@ -126,16 +162,36 @@ impl Scorer for Contains {
             },
         };
         if needles.is_empty() {
-            return vec![na(&self.name, &self.criterion, "nothing to look for: no `expect.contains` and no target")];
+            return vec![na(
+                &self.name,
+                &self.criterion,
+                "nothing to look for: no `expect.contains` and no target",
+            )];
         }
-        let hay = if self.opts.ignore_case { response.text.to_lowercase() } else { response.text.clone() };
+        let hay = if self.opts.ignore_case {
+            response.text.to_lowercase()
+        } else {
+            response.text.clone()
+        };
         let find = |n: &String| {
-            let n = if self.opts.ignore_case { n.to_lowercase() } else { n.clone() };
+            let n = if self.opts.ignore_case {
+                n.to_lowercase()
+            } else {
+                n.clone()
+            };
             hay.find(&n)
         };
         let missing: Vec<&String> = needles.iter().filter(|n| find(n).is_none()).collect();
-        let pass = if need_all { missing.is_empty() } else { missing.len() < needles.len() };
-        let mut s = if pass { Score::pass(&self.name, &self.criterion) } else { Score::fail(&self.name, &self.criterion) };
+        let pass = if need_all {
+            missing.is_empty()
+        } else {
+            missing.len() < needles.len()
+        };
+        let mut s = if pass {
+            Score::pass(&self.name, &self.criterion)
+        } else {
+            Score::fail(&self.name, &self.criterion)
+        };
         if pass {
             for n in &needles {
                 if let Some(at) = find(n) {
@@ -151,7 +207,11 @@ impl Scorer for Contains {
                 s = s.with_evidence(Evidence::msg(format!("missing {n:?}")));
             }
             s = s.explain(if need_all {
-                format!("{} of {} required strings missing", missing.len(), needles.len())
+                format!(
+                    "{} of {} required strings missing",
+                    missing.len(),
+                    needles.len()
+                )
             } else {
                 format!("none of {} found", fmt_targets(&needles))
             });
@@ -185,8 +245,14 @@ impl Scorer for RegexMatch {
                 match self.opts.regex(&p) {
                     Ok(r) => patterns.push(r),
                     Err(e) => {
-                        return vec![Score::new(&self.name, &self.criterion, verity_model::ScoreStatus::Error)
-                            .explain(format!("task regex {p:?}: {e}"))];
+                        return vec![
+                            Score::new(
+                                &self.name,
+                                &self.criterion,
+                                verity_model::ScoreStatus::Error,
+                            )
+                            .explain(format!("task regex {p:?}: {e}")),
+                        ];
                     }
                 }
             }
@@ -200,7 +266,14 @@ impl Scorer for RegexMatch {
             match (r.find(&response.text), self.must_match) {
                 (Some(m), true) => {
                     let (l, c) = line_col(&response.text, m.start());
-                    s = s.with_evidence(Evidence::msg(format!("/{}/ matched {:?}", r.as_str(), excerpt(m.as_str(), 80))).at(l, c));
+                    s = s.with_evidence(
+                        Evidence::msg(format!(
+                            "/{}/ matched {:?}",
+                            r.as_str(),
+                            excerpt(m.as_str(), 80)
+                        ))
+                        .at(l, c),
+                    );
                 }
                 (None, true) => {
                     failed += 1;
@@ -210,15 +283,27 @@ impl Scorer for RegexMatch {
                     failed += 1;
                     let (l, c) = line_col(&response.text, m.start());
                     s = s.with_evidence(
-                        Evidence::msg(format!("/{}/ must not match but matched {:?}", r.as_str(), excerpt(m.as_str(), 80))).at(l, c),
+                        Evidence::msg(format!(
+                            "/{}/ must not match but matched {:?}",
+                            r.as_str(),
+                            excerpt(m.as_str(), 80)
+                        ))
+                        .at(l, c),
                     );
                 }
                 (None, false) => {
-                    s = s.with_evidence(Evidence::msg(format!("/{}/ absent, as required", r.as_str())));
+                    s = s.with_evidence(Evidence::msg(format!(
+                        "/{}/ absent, as required",
+                        r.as_str()
+                    )));
                 }
             }
         }
         if failed > 0 {
+            // The patterns that failed are the evidence that matters: list them first.
+            s.evidence.sort_by_key(|e| {
+                !(e.message.contains("did not match") || e.message.contains("must not match"))
+            });
             s.status = verity_model::ScoreStatus::Fail;
             s = s.explain(format!("{failed} of {} patterns failed", patterns.len()));
         }
@@ -240,7 +325,11 @@ impl Scorer for JsonValid {
         &self.name
     }
     fn score(&self, _task: &Task, response: &Response) -> Vec<Score> {
-        let text = if self.raw { response.text.as_str() } else { strip_fence(&response.text, "json") };
+        let text = if self.raw {
+            response.text.as_str()
+        } else {
+            strip_fence(&response.text, "json")
+        };
         if text.trim().is_empty() {
             return vec![Score::fail(&self.name, &self.criterion).explain("empty answer: no JSON")];
         }
@@ -251,11 +340,18 @@ impl Scorer for JsonValid {
                     Value::Array(_) => "an array",
                     _ => "a scalar",
                 };
-                vec![Score::pass(&self.name, &self.criterion).explain(format!("valid JSON ({what})"))]
+                vec![
+                    Score::pass(&self.name, &self.criterion)
+                        .explain(format!("valid JSON ({what})")),
+                ]
             }
-            Err(e) => vec![Score::fail(&self.name, &self.criterion)
-                .explain(format!("invalid JSON: {e}"))
-                .with_evidence(Evidence::msg(e.to_string()).at(e.line() as u32, e.column() as u32))],
+            Err(e) => vec![
+                Score::fail(&self.name, &self.criterion)
+                    .explain(format!("invalid JSON: {e}"))
+                    .with_evidence(
+                        Evidence::msg(e.to_string()).at(e.line() as u32, e.column() as u32),
+                    ),
+            ],
         }
     }
 }
@@ -308,24 +404,43 @@ impl Scorer for Identical {
     }
     fn score_group(&self, members: &[GroupMember<'_>]) -> Vec<Score> {
         if members.len() < 2 {
-            return vec![na(&self.name, &self.criterion, "fewer than two epochs to compare")];
+            return vec![na(
+                &self.name,
+                &self.criterion,
+                "fewer than two epochs to compare",
+            )];
         }
-        let canon: Vec<String> = members.iter().map(|m| self.canon(&m.response.text)).collect();
+        let canon: Vec<String> = members
+            .iter()
+            .map(|m| self.canon(&m.response.text))
+            .collect();
         let mut counts: HashMap<&str, usize> = HashMap::new();
         for c in &canon {
             *counts.entry(c.as_str()).or_default() += 1;
         }
-        let (modal, n) = counts.iter().max_by_key(|(k, n)| (**n, std::cmp::Reverse(**k))).map(|(k, n)| (*k, *n)).unwrap_or(("", 0));
+        let (modal, n) = counts
+            .iter()
+            .max_by_key(|(k, n)| (**n, std::cmp::Reverse(**k)))
+            .map(|(k, n)| (*k, *n))
+            .unwrap_or(("", 0));
         let share = n as f64 / canon.len() as f64;
         let mut s = if counts.len() == 1 {
-            Score::pass(&self.name, &self.criterion).explain(format!("all {} epochs identical", canon.len()))
+            Score::pass(&self.name, &self.criterion)
+                .explain(format!("all {} epochs identical", canon.len()))
         } else {
-            Score::fail(&self.name, &self.criterion)
-                .explain(format!("{} distinct answers over {} epochs", counts.len(), canon.len()))
+            Score::fail(&self.name, &self.criterion).explain(format!(
+                "{} distinct answers over {} epochs",
+                counts.len(),
+                canon.len()
+            ))
         };
         for (m, c) in members.iter().zip(&canon) {
             if c != modal {
-                s = s.with_evidence(Evidence::msg(format!("epoch {} differs from the most common answer: {:?}", m.epoch, excerpt(c, 80))));
+                s = s.with_evidence(Evidence::msg(format!(
+                    "epoch {} differs from the most common answer: {:?}",
+                    m.epoch,
+                    excerpt(c, 80)
+                )));
             }
         }
         vec![s.with_value(share)]
@@ -350,7 +465,10 @@ mod tests {
     }
 
     fn resp(t: &str) -> Response {
-        Response { text: t.into(), ..Response::default() }
+        Response {
+            text: t.into(),
+            ..Response::default()
+        }
     }
 
     fn task(target: &[&str], expect: Value) -> Task {
@@ -361,29 +479,50 @@ mod tests {
     }
 
     fn run(kind: &str, opts: Value, t: &Task, answer: &str) -> Score {
-        build(&spec(kind, opts)).unwrap().score(t, &resp(answer)).remove(0)
+        build(&spec(kind, opts))
+            .unwrap()
+            .score(t, &resp(answer))
+            .remove(0)
     }
 
     #[test]
     fn equals_cases() {
         let t = task(&["42"], json!({}));
-        assert_eq!(run("equals", json!({}), &t, " 42\n").status, ScoreStatus::Pass);
+        assert_eq!(
+            run("equals", json!({}), &t, " 42\n").status,
+            ScoreStatus::Pass
+        );
         assert_eq!(run("equals", json!({}), &t, "43").status, ScoreStatus::Fail);
-        assert_eq!(run("equals", json!({"trim": false}), &t, " 42").status, ScoreStatus::Fail);
+        assert_eq!(
+            run("equals", json!({"trim": false}), &t, " 42").status,
+            ScoreStatus::Fail
+        );
         let t2 = task(&["Paris"], json!({}));
-        assert_eq!(run("equals", json!({"ignore_case": true}), &t2, "paris").status, ScoreStatus::Pass);
-        assert_eq!(run("equals", json!({}), &task(&[], json!({})), "x").status, ScoreStatus::NotApplicable);
+        assert_eq!(
+            run("equals", json!({"ignore_case": true}), &t2, "paris").status,
+            ScoreStatus::Pass
+        );
+        assert_eq!(
+            run("equals", json!({}), &task(&[], json!({})), "x").status,
+            ScoreStatus::NotApplicable
+        );
     }
 
     #[test]
     fn contains_cases() {
         let t = task(&[], json!({"contains": ["foo", "bar"]}));
-        assert_eq!(run("contains", json!({}), &t, "foo and bar").status, ScoreStatus::Pass);
+        assert_eq!(
+            run("contains", json!({}), &t, "foo and bar").status,
+            ScoreStatus::Pass
+        );
         let s = run("contains", json!({}), &t, "foo only");
         assert_eq!(s.status, ScoreStatus::Fail);
         assert_eq!(s.evidence[0].message, "missing \"bar\"");
         let any = task(&["x", "y"], json!({}));
-        assert_eq!(run("contains", json!({}), &any, "has y").status, ScoreStatus::Pass);
+        assert_eq!(
+            run("contains", json!({}), &any, "has y").status,
+            ScoreStatus::Pass
+        );
     }
 
     #[test]
@@ -392,20 +531,53 @@ mod tests {
         let s = run("regex", json!({}), &t, "intro\nans: 12");
         assert_eq!(s.status, ScoreStatus::Pass);
         assert_eq!(s.evidence[0].line, Some(2));
-        assert_eq!(run("regex", json!({}), &t, "ans: x").status, ScoreStatus::Fail);
+        assert_eq!(
+            run("regex", json!({}), &t, "ans: x").status,
+            ScoreStatus::Fail
+        );
         let neg = task(&[], json!({}));
-        assert_eq!(run("regex", json!({"pattern": "TODO", "must_match": false}), &neg, "done").status, ScoreStatus::Pass);
-        assert_eq!(run("regex", json!({"pattern": "TODO", "must_match": false}), &neg, "a TODO").status, ScoreStatus::Fail);
+        assert_eq!(
+            run(
+                "regex",
+                json!({"pattern": "TODO", "must_match": false}),
+                &neg,
+                "done"
+            )
+            .status,
+            ScoreStatus::Pass
+        );
+        assert_eq!(
+            run(
+                "regex",
+                json!({"pattern": "TODO", "must_match": false}),
+                &neg,
+                "a TODO"
+            )
+            .status,
+            ScoreStatus::Fail
+        );
     }
 
     #[test]
     fn json_valid_cases() {
         let t = task(&[], json!({}));
-        assert_eq!(run("json-valid", json!({}), &t, "```json\n{\"a\": 1}\n```").status, ScoreStatus::Pass);
+        assert_eq!(
+            run("json-valid", json!({}), &t, "```json\n{\"a\": 1}\n```").status,
+            ScoreStatus::Pass
+        );
         let s = run("json-valid", json!({}), &t, "{\"a\": }");
         assert_eq!(s.status, ScoreStatus::Fail);
         assert_eq!(s.evidence[0].line, Some(1));
-        assert_eq!(run("json-valid", json!({"extract": "raw"}), &t, "```json\n{}\n```").status, ScoreStatus::Fail);
+        assert_eq!(
+            run(
+                "json-valid",
+                json!({"extract": "raw"}),
+                &t,
+                "```json\n{}\n```"
+            )
+            .status,
+            ScoreStatus::Fail
+        );
     }
 
     #[test]
@@ -413,8 +585,16 @@ mod tests {
         let sc = build(&spec("identical", json!({"normalize": "json"}))).unwrap();
         assert_eq!(sc.scope(), Scope::Epochs);
         let t = task(&[], json!({}));
-        let (a, b, c) = (resp("{\"x\":1,\"y\":2}"), resp("{\"y\":2,\"x\":1}"), resp("{\"x\":3}"));
-        let m = |r, e| GroupMember { task: &t, epoch: e, response: r };
+        let (a, b, c) = (
+            resp("{\"x\":1,\"y\":2}"),
+            resp("{\"y\":2,\"x\":1}"),
+            resp("{\"x\":3}"),
+        );
+        let m = |r, e| GroupMember {
+            task: &t,
+            epoch: e,
+            response: r,
+        };
         let same = sc.score_group(&[m(&a, 0), m(&b, 1)]);
         assert_eq!(same[0].status, ScoreStatus::Pass);
         let diff = sc.score_group(&[m(&a, 0), m(&b, 1), m(&c, 2)]);
@@ -428,11 +608,20 @@ mod tests {
         let bad = check_spec(&spec("regex", json!({"pattern": "((", "colour": 1})));
         let keys: Vec<_> = bad.iter().map(|i| i.key.clone().unwrap()).collect();
         assert_eq!(keys, ["colour", "pattern"]);
-        assert!(check_spec(&spec("nope", json!({})))[0].message.contains("unknown scorer kind"));
+        assert!(
+            check_spec(&spec("nope", json!({})))[0]
+                .message
+                .contains("unknown scorer kind")
+        );
         let t = task(&[], json!({"regex": ["ok", "[unclosed"]}));
         let issues = check_task(&spec("regex", json!({})), &t);
         assert_eq!(issues.len(), 1);
         assert_eq!(issues[0].key.as_deref(), Some("expect.regex"));
         assert!(build(&spec("regex", json!({"pattern": "(("}))).is_err());
+        let msg = &check_spec(&spec("regex", json!({"pattern": "ab(c"})))[0].message;
+        assert_eq!(
+            msg,
+            "invalid regex: unclosed group at column 3 of the pattern"
+        );
     }
 }

@@ -1,1 +1,752 @@
-//! (being written)
+//! verity's store: one SQLite database (WAL) holding runs, samples, scores and observations.
+//!
+//! This is the only crate that speaks SQL. Its promises:
+//!
+//! * **Nothing finished is lost.** Every write is a transaction; a sample, its scores and its
+//!   observations commit together, so a process killed at any instant leaves a readable
+//!   database holding every sample that had completed (WAL, `synchronous = NORMAL`: durable
+//!   against a crash of the process, which is what `kill -9` is).
+//! * **Raw output is kept.** The response of every sample is stored as it came, so
+//!   `verity rescore` re-judges a run without calling a model. A rescore adds a new *scoring*
+//!   beside the old ones instead of overwriting them.
+//! * **Schema changes are migrations**, numbered in [`MIGRATIONS`] and recorded in the
+//!   database, so an old database opens with a new verity.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use verity_model::{
+    GroupRecord, Outcome, Response, RunMeta, RunStatus, SampleKey, SampleRecord, Score,
+};
+
+/// Failures of the store itself (never of a model).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot open the database {path}: {source}")]
+    Open {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error("cannot create the directory {path}: {source}")]
+    CreateDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("database error: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("stored data is corrupt ({what}): {source}")]
+    Corrupt {
+        what: String,
+        source: serde_json::Error,
+    },
+    #[error("no run matches `{0}` (see `verity runs`)")]
+    NoSuchRun(String),
+    #[error("`{spec}` matches several runs: {candidates}")]
+    AmbiguousRun { spec: String, candidates: String },
+    #[error(
+        "the database was written by a newer verity (schema {found}, this verity knows up to {known})"
+    )]
+    TooNew { found: i64, known: i64 },
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Schema migrations, applied in order; the database records how many ran.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: runs, samples, scorings, group scores, observations.
+    r#"
+    CREATE TABLE runs (
+        id             TEXT PRIMARY KEY,
+        suite_name     TEXT NOT NULL,
+        suite_path     TEXT NOT NULL,
+        suite_hash     TEXT NOT NULL,
+        status         TEXT NOT NULL,
+        started_at     TEXT NOT NULL,
+        finished_at    TEXT,
+        verity_version TEXT NOT NULL,
+        scoring        INTEGER NOT NULL,
+        total_samples  INTEGER NOT NULL,
+        meta_json      TEXT NOT NULL
+    );
+    CREATE TABLE samples (
+        run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        task_id       TEXT NOT NULL,
+        variant       TEXT NOT NULL,
+        epoch         INTEGER NOT NULL,
+        response_json TEXT NOT NULL,
+        error_kind    TEXT,
+        input_tokens  INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        latency_ms    INTEGER NOT NULL,
+        cache_hit     INTEGER NOT NULL,
+        completed_at  TEXT NOT NULL,
+        PRIMARY KEY (run_id, task_id, variant, epoch)
+    );
+    CREATE TABLE scores (
+        run_id      TEXT NOT NULL,
+        scoring     INTEGER NOT NULL,
+        task_id     TEXT NOT NULL,
+        variant     TEXT NOT NULL,
+        epoch       INTEGER NOT NULL,
+        outcome     TEXT NOT NULL,
+        scores_json TEXT NOT NULL,
+        PRIMARY KEY (run_id, scoring, task_id, variant, epoch),
+        FOREIGN KEY (run_id, task_id, variant, epoch)
+            REFERENCES samples(run_id, task_id, variant, epoch) ON DELETE CASCADE
+    );
+    CREATE TABLE group_scores (
+        run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        scoring       INTEGER NOT NULL,
+        variant       TEXT NOT NULL,
+        scope         TEXT NOT NULL,
+        grp           TEXT NOT NULL,
+        task_ids_json TEXT NOT NULL,
+        scores_json   TEXT NOT NULL,
+        PRIMARY KEY (run_id, scoring, variant, scope, grp)
+    );
+    CREATE TABLE observations (
+        id            INTEGER PRIMARY KEY,
+        run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        task_id       TEXT NOT NULL,
+        variant       TEXT NOT NULL,
+        epoch         INTEGER NOT NULL,
+        attempt       INTEGER NOT NULL,
+        started_at    TEXT NOT NULL,
+        provider      TEXT NOT NULL,
+        model         TEXT NOT NULL,
+        endpoint      TEXT NOT NULL,
+        prompt_hash   TEXT NOT NULL,
+        input_hash    TEXT NOT NULL,
+        raw_response  TEXT,
+        output_text   TEXT,
+        input_tokens  INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        latency_ms    INTEGER NOT NULL,
+        cache_hit     INTEGER NOT NULL,
+        error_kind    TEXT,
+        error         TEXT
+    );
+    CREATE INDEX observations_by_run ON observations(run_id, task_id, variant, epoch);
+    CREATE INDEX observations_by_time ON observations(started_at);
+    "#,
+];
+
+/// One provider call, successful or not: what was sent (by hash), what came back, how long it
+/// took. Every attempt is an observation, retries included (seed 003 §1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    pub run_id: String,
+    pub key: SampleKey,
+    /// 1-based.
+    pub attempt: u32,
+    pub started_at: String,
+    pub provider: String,
+    pub model: String,
+    pub endpoint: String,
+    pub prompt_hash: String,
+    pub input_hash: String,
+    pub raw_response: Option<String>,
+    pub output_text: Option<String>,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub latency_ms: u64,
+    pub cache_hit: bool,
+    pub error_kind: Option<String>,
+    pub error: Option<String>,
+}
+
+/// One write the runner hands the store; a batch of them commits as one transaction.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// A finished sample with its scores under `scoring`.
+    Sample {
+        run_id: String,
+        scoring: u32,
+        record: SampleRecord,
+    },
+    Observation(Observation),
+    Group {
+        run_id: String,
+        scoring: u32,
+        record: GroupRecord,
+    },
+    /// A stored sample's outcome under `scoring` changed (its group scores came in).
+    Outcome {
+        run_id: String,
+        scoring: u32,
+        key: SampleKey,
+        outcome: Outcome,
+    },
+}
+
+/// A run as `verity runs` lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    pub id: String,
+    pub suite_name: String,
+    pub status: RunStatus,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+    pub completed: u64,
+    pub total: u64,
+    pub passed: u64,
+    pub errors: u64,
+}
+
+/// A connection to the store. Open one per thread.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.path).finish()
+    }
+}
+
+fn json<T: serde::Serialize>(v: &T) -> String {
+    // Serializing the model's plain data cannot fail (no maps with non-string keys, no
+    // non-finite floats reach here unless a scorer made one, which serde_json writes as null).
+    serde_json::to_string(v)
+        .unwrap_or_else(|e| format!("{{\"serialization_error\":{:?}}}", e.to_string()))
+}
+
+fn parse<T: serde::de::DeserializeOwned>(what: &str, s: &str) -> Result<T> {
+    serde_json::from_str(s).map_err(|source| StoreError::Corrupt {
+        what: what.to_owned(),
+        source,
+    })
+}
+
+fn outcome_str(o: Outcome) -> &'static str {
+    o.as_str()
+}
+
+fn parse_outcome(s: &str) -> Outcome {
+    match s {
+        "pass" => Outcome::Pass,
+        "fail" => Outcome::Fail,
+        _ => Outcome::Error,
+    }
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, applying pending migrations.
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+                path: dir.to_owned(),
+                source,
+            })?;
+        }
+        let conn = Connection::open(path).map_err(|source| StoreError::Open {
+            path: path.to_owned(),
+            source,
+        })?;
+        Store::init(conn, path.to_owned())
+    }
+
+    /// A private in-memory database, for tests.
+    pub fn open_in_memory() -> Result<Store> {
+        Store::init(Connection::open_in_memory()?, PathBuf::from(":memory:"))
+    }
+
+    fn init(conn: Connection, path: PathBuf) -> Result<Store> {
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        // journal_mode returns a row; query it rather than execute.
+        let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        conn.execute_batch("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")?;
+        let store = Store { conn, path };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn migrate(&self) -> Result<()> {
+        let known = MIGRATIONS.len() as i64;
+        let version: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version > known {
+            return Err(StoreError::TooNew {
+                found: version,
+                known,
+            });
+        }
+        if version == known {
+            return Ok(());
+        }
+        // Take the write lock first and read the version again: two processes opening a new
+        // database at once must not both run the migrations.
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
+        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+            tx.execute_batch(sql)?;
+            tx.execute_batch(&format!("PRAGMA user_version = {}", i + 1))?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Records a new run (status `running`).
+    pub fn insert_run(&self, meta: &RunMeta) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO runs (id, suite_name, suite_path, suite_hash, status, started_at, finished_at,
+                               verity_version, scoring, total_samples, meta_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            params![
+                meta.id,
+                meta.suite.name,
+                meta.suite_path,
+                meta.suite.content_hash,
+                meta.status.as_str(),
+                meta.started_at,
+                meta.finished_at,
+                meta.verity_version,
+                meta.scoring,
+                meta.total_samples as i64,
+                json(meta),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Sets a run's status (and finish time).
+    pub fn set_run_status(
+        &self,
+        id: &str,
+        status: RunStatus,
+        finished_at: Option<&str>,
+    ) -> Result<()> {
+        let n = self.conn.execute(
+            "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
+            params![id, status.as_str(), finished_at],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NoSuchRun(id.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// Commits `writes` as one transaction.
+    pub fn write(&mut self, writes: &[Write]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut sample = tx.prepare_cached(
+                "INSERT OR REPLACE INTO samples (run_id, task_id, variant, epoch, response_json, error_kind,
+                     input_tokens, output_tokens, latency_ms, cache_hit, completed_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?;
+            let mut score = tx.prepare_cached(
+                "INSERT OR REPLACE INTO scores (run_id, scoring, task_id, variant, epoch, outcome, scores_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            let mut obs = tx.prepare_cached(
+                "INSERT INTO observations (run_id, task_id, variant, epoch, attempt, started_at, provider, model,
+                     endpoint, prompt_hash, input_hash, raw_response, output_text, input_tokens, output_tokens,
+                     latency_ms, cache_hit, error_kind, error)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+            )?;
+            let mut group = tx.prepare_cached(
+                "INSERT OR REPLACE INTO group_scores (run_id, scoring, variant, scope, grp, task_ids_json, scores_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            let mut set_outcome = tx.prepare_cached(
+                "UPDATE scores SET outcome = ?6
+                 WHERE run_id = ?1 AND scoring = ?2 AND task_id = ?3 AND variant = ?4 AND epoch = ?5",
+            )?;
+            for w in writes {
+                match w {
+                    Write::Outcome {
+                        run_id,
+                        scoring,
+                        key,
+                        outcome,
+                    } => {
+                        set_outcome.execute(params![
+                            run_id,
+                            scoring,
+                            key.task_id,
+                            key.variant,
+                            key.epoch,
+                            outcome_str(*outcome)
+                        ])?;
+                    }
+                    Write::Sample {
+                        run_id,
+                        scoring,
+                        record,
+                    } => {
+                        let r = &record.response;
+                        let k = &record.key;
+                        sample.execute(params![
+                            run_id,
+                            k.task_id,
+                            k.variant,
+                            k.epoch,
+                            json(r),
+                            r.error.as_ref().map(|e| e.kind.as_str()),
+                            r.usage.input_tokens as i64,
+                            r.usage.output_tokens as i64,
+                            r.latency_ms as i64,
+                            r.cache_hit,
+                            record.completed_at,
+                        ])?;
+                        score.execute(params![
+                            run_id,
+                            scoring,
+                            k.task_id,
+                            k.variant,
+                            k.epoch,
+                            outcome_str(record.outcome),
+                            json(&record.scores),
+                        ])?;
+                    }
+                    Write::Observation(o) => {
+                        obs.execute(params![
+                            o.run_id,
+                            o.key.task_id,
+                            o.key.variant,
+                            o.key.epoch,
+                            o.attempt,
+                            o.started_at,
+                            o.provider,
+                            o.model,
+                            o.endpoint,
+                            o.prompt_hash,
+                            o.input_hash,
+                            o.raw_response,
+                            o.output_text,
+                            o.input_tokens as i64,
+                            o.output_tokens as i64,
+                            o.latency_ms as i64,
+                            o.cache_hit,
+                            o.error_kind,
+                            o.error,
+                        ])?;
+                    }
+                    Write::Group {
+                        run_id,
+                        scoring,
+                        record,
+                    } => {
+                        group.execute(params![
+                            run_id,
+                            scoring,
+                            record.variant,
+                            record.scope,
+                            record.group,
+                            json(&record.task_ids),
+                            json(&record.scores),
+                        ])?;
+                    }
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Every run, newest first, with its progress and pass count under its current scoring.
+    pub fn list_runs(&self) -> Result<Vec<RunSummary>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT r.id, r.suite_name, r.status, r.started_at, r.finished_at, r.total_samples,
+                    (SELECT COUNT(*) FROM samples s WHERE s.run_id = r.id),
+                    (SELECT COUNT(*) FROM scores c WHERE c.run_id = r.id AND c.scoring = r.scoring AND c.outcome = 'pass'),
+                    (SELECT COUNT(*) FROM scores c WHERE c.run_id = r.id AND c.scoring = r.scoring AND c.outcome = 'error')
+             FROM runs r ORDER BY r.started_at DESC, r.id DESC",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(RunSummary {
+                id: r.get(0)?,
+                suite_name: r.get(1)?,
+                status: RunStatus::parse(&r.get::<_, String>(2)?).unwrap_or(RunStatus::Failed),
+                started_at: r.get(3)?,
+                finished_at: r.get(4)?,
+                total: r.get::<_, i64>(5)? as u64,
+                completed: r.get::<_, i64>(6)? as u64,
+                passed: r.get::<_, i64>(7)? as u64,
+                errors: r.get::<_, i64>(8)? as u64,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Resolves `latest`, a full run id, or a unique prefix of one.
+    pub fn resolve_run(&self, spec: &str) -> Result<String> {
+        if spec == "latest" || spec == "last" {
+            return self
+                .conn
+                .query_row(
+                    "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1",
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .ok_or_else(|| StoreError::NoSuchRun(spec.to_owned()));
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT id FROM runs WHERE id = ?1 OR substr(id, 1, length(?1)) = ?1 ORDER BY id",
+        )?;
+        let ids: Vec<String> = stmt
+            .query_map([spec], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        if ids.iter().any(|i| i == spec) {
+            return Ok(spec.to_owned());
+        }
+        match ids.len() {
+            0 => Err(StoreError::NoSuchRun(spec.to_owned())),
+            1 => Ok(ids.into_iter().next().unwrap_or_default()),
+            _ => Err(StoreError::AmbiguousRun {
+                spec: spec.to_owned(),
+                candidates: ids.join(", "),
+            }),
+        }
+    }
+
+    /// A run's metadata, with its live status, finish time and scoring.
+    pub fn load_run(&self, id: &str) -> Result<RunMeta> {
+        let row: Option<(String, String, Option<String>, u32)> = self
+            .conn
+            .query_row(
+                "SELECT meta_json, status, finished_at, scoring FROM runs WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let (meta_json, status, finished_at, scoring) =
+            row.ok_or_else(|| StoreError::NoSuchRun(id.to_owned()))?;
+        let mut meta: RunMeta = parse("run metadata", &meta_json)?;
+        meta.status = RunStatus::parse(&status).unwrap_or(RunStatus::Failed);
+        meta.finished_at = finished_at;
+        meta.scoring = scoring;
+        Ok(meta)
+    }
+
+    /// Replaces a run's stored metadata (status, finish time and scoring columns included).
+    pub fn update_run_meta(&self, meta: &RunMeta) -> Result<()> {
+        self.conn.execute(
+            "UPDATE runs SET status = ?2, finished_at = ?3, scoring = ?4, total_samples = ?5, meta_json = ?6 WHERE id = ?1",
+            params![
+                meta.id,
+                meta.status.as_str(),
+                meta.finished_at,
+                meta.scoring,
+                meta.total_samples as i64,
+                json(meta)
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The run's samples with the scores of `scoring` (the current one when `None`), in
+    /// task, variant, epoch order.
+    pub fn load_samples(&self, id: &str, scoring: Option<u32>) -> Result<Vec<SampleRecord>> {
+        let scoring = match scoring {
+            Some(s) => s,
+            None => self.load_run(id)?.scoring,
+        };
+        let mut stmt = self.conn.prepare(
+            "SELECT s.task_id, s.variant, s.epoch, s.response_json, s.completed_at, c.outcome, c.scores_json
+             FROM samples s LEFT JOIN scores c
+               ON c.run_id = s.run_id AND c.task_id = s.task_id AND c.variant = s.variant
+              AND c.epoch = s.epoch AND c.scoring = ?2
+             WHERE s.run_id = ?1
+             ORDER BY s.task_id, s.variant, s.epoch",
+        )?;
+        let rows = stmt.query_map(params![id, scoring], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, u32>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, Option<String>>(5)?,
+                r.get::<_, Option<String>>(6)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (task_id, variant, epoch, resp, completed_at, outcome, scores) = row?;
+            let response: Response = parse("sample response", &resp)?;
+            let scores: Vec<Score> = match &scores {
+                Some(s) => parse("sample scores", s)?,
+                None => Vec::new(),
+            };
+            out.push(SampleRecord {
+                key: SampleKey {
+                    task_id,
+                    variant,
+                    epoch,
+                },
+                response,
+                scores,
+                outcome: outcome.as_deref().map_or(Outcome::Error, parse_outcome),
+                completed_at,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The run's group scores under `scoring` (the current one when `None`).
+    pub fn load_groups(&self, id: &str, scoring: Option<u32>) -> Result<Vec<GroupRecord>> {
+        let scoring = match scoring {
+            Some(s) => s,
+            None => self.load_run(id)?.scoring,
+        };
+        let mut stmt = self.conn.prepare(
+            "SELECT variant, scope, grp, task_ids_json, scores_json FROM group_scores
+             WHERE run_id = ?1 AND scoring = ?2 ORDER BY variant, scope, grp",
+        )?;
+        let rows = stmt.query_map(params![id, scoring], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (variant, scope, group, task_ids, scores) = row?;
+            out.push(GroupRecord {
+                variant,
+                scope,
+                group,
+                task_ids: parse("group task ids", &task_ids)?,
+                scores: parse("group scores", &scores)?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The keys of every sample the run has stored (for resuming).
+    pub fn completed_keys(&self, id: &str) -> Result<HashSet<SampleKey>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT task_id, variant, epoch FROM samples WHERE run_id = ?1")?;
+        let rows = stmt.query_map([id], |r| {
+            Ok(SampleKey {
+                task_id: r.get(0)?,
+                variant: r.get(1)?,
+                epoch: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Stores a new scoring of a run's samples and makes it current, in one transaction.
+    /// Returns the new scoring's number. The previous scorings stay in the database.
+    pub fn add_scoring(
+        &mut self,
+        id: &str,
+        samples: &[(SampleKey, Vec<Score>, Outcome)],
+        groups: &[GroupRecord],
+    ) -> Result<u32> {
+        let tx = self.conn.transaction()?;
+        let current: u32 = tx
+            .query_row("SELECT scoring FROM runs WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| StoreError::NoSuchRun(id.to_owned()))?;
+        let next = current + 1;
+        {
+            let mut score = tx.prepare(
+                "INSERT INTO scores (run_id, scoring, task_id, variant, epoch, outcome, scores_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for (k, scores, outcome) in samples {
+                score.execute(params![
+                    id,
+                    next,
+                    k.task_id,
+                    k.variant,
+                    k.epoch,
+                    outcome_str(*outcome),
+                    json(scores)
+                ])?;
+            }
+            let mut group = tx.prepare(
+                "INSERT INTO group_scores (run_id, scoring, variant, scope, grp, task_ids_json, scores_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for g in groups {
+                group.execute(params![
+                    id,
+                    next,
+                    g.variant,
+                    g.scope,
+                    g.group,
+                    json(&g.task_ids),
+                    json(&g.scores)
+                ])?;
+            }
+        }
+        let meta_json: String =
+            tx.query_row("SELECT meta_json FROM runs WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
+        let mut meta: RunMeta = parse("run metadata", &meta_json)?;
+        meta.scoring = next;
+        tx.execute(
+            "UPDATE runs SET scoring = ?2, meta_json = ?3 WHERE id = ?1",
+            params![id, next, json(&meta)],
+        )?;
+        tx.commit()?;
+        Ok(next)
+    }
+
+    /// Every observation of a run, in the order they were recorded.
+    pub fn observations(&self, run_id: &str) -> Result<Vec<Observation>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT task_id, variant, epoch, attempt, started_at, provider, model, endpoint, prompt_hash, input_hash,
+                    raw_response, output_text, input_tokens, output_tokens, latency_ms, cache_hit, error_kind, error
+             FROM observations WHERE run_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([run_id], |r| {
+            Ok(Observation {
+                run_id: run_id.to_owned(),
+                key: SampleKey {
+                    task_id: r.get(0)?,
+                    variant: r.get(1)?,
+                    epoch: r.get(2)?,
+                },
+                attempt: r.get(3)?,
+                started_at: r.get(4)?,
+                provider: r.get(5)?,
+                model: r.get(6)?,
+                endpoint: r.get(7)?,
+                prompt_hash: r.get(8)?,
+                input_hash: r.get(9)?,
+                raw_response: r.get(10)?,
+                output_text: r.get(11)?,
+                input_tokens: r.get::<_, i64>(12)? as u64,
+                output_tokens: r.get::<_, i64>(13)? as u64,
+                latency_ms: r.get::<_, i64>(14)? as u64,
+                cache_hit: r.get(15)?,
+                error_kind: r.get(16)?,
+                error: r.get(17)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Checks the database file's integrity (`PRAGMA integrity_check`).
+    pub fn integrity_check(&self) -> Result<bool> {
+        let r: String = self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        Ok(r == "ok")
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,113 @@
+use globset::Glob;
+use verity_model::{RunOptions, SampleKey, Suite};
+
+use crate::RunError;
+
+/// What the user asked to run, beyond the suite.
+#[derive(Clone, Debug, Default)]
+pub struct PlanOptions {
+    /// Variant names; empty = all of the suite's.
+    pub variants: Vec<String>,
+    /// Overrides the suite's `epochs`.
+    pub epochs: Option<u32>,
+    /// Run only the first N tasks (after `filter`).
+    pub limit: Option<usize>,
+    /// A glob over task ids.
+    pub filter: Option<String>,
+    pub concurrency: usize,
+}
+
+/// A run ready to execute: the suite narrowed to what will run, and every sample key in order.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub run_id: String,
+    pub suite_path: String,
+    pub suite: Suite,
+    pub options: RunOptions,
+}
+
+impl Plan {
+    /// Every sample, task by task, then variant, then epoch.
+    pub fn keys(&self) -> impl Iterator<Item = SampleKey> + '_ {
+        self.suite.tasks.iter().flat_map(move |t| {
+            self.suite.variants.iter().flat_map(move |v| {
+                (0..self.suite.epochs).map(move |epoch| SampleKey {
+                    task_id: t.id.clone(),
+                    variant: v.name.clone(),
+                    epoch,
+                })
+            })
+        })
+    }
+
+    pub fn total(&self) -> u64 {
+        self.suite.tasks.len() as u64
+            * self.suite.variants.len() as u64
+            * u64::from(self.suite.epochs)
+    }
+}
+
+/// A fresh run id: UTC time to the second plus four random hex digits, so ids sort by start
+/// time and two runs started in the same second do not collide.
+pub fn new_run_id() -> String {
+    let now = jiff::Timestamp::now();
+    let stamp = now.strftime("%Y%m%d-%H%M%S");
+    let r = (crate::retry::jitter_random() * 65536.0) as u32;
+    format!("{stamp}-{r:04x}")
+}
+
+/// Narrows `suite` to the selected variants and tasks and fixes the epochs.
+pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Plan, RunError> {
+    if !opts.variants.is_empty() {
+        for name in &opts.variants {
+            if suite.variant(name).is_none() {
+                let known: Vec<&str> = suite.variants.iter().map(|v| v.name.as_str()).collect();
+                return Err(RunError::Plan(format!(
+                    "no variant `{name}` in suite `{}` (it has: {})",
+                    suite.name,
+                    known.join(", ")
+                )));
+            }
+        }
+        suite.variants.retain(|v| opts.variants.contains(&v.name));
+    }
+    if suite.variants.is_empty() {
+        return Err(RunError::Plan(format!(
+            "suite `{}` has no variant to run; add [[variants]] or pass --provider",
+            suite.name
+        )));
+    }
+    if let Some(f) = &opts.filter {
+        let m = Glob::new(f)
+            .map_err(|e| RunError::Plan(format!("bad --filter glob `{f}`: {e}")))?
+            .compile_matcher();
+        suite.tasks.retain(|t| m.is_match(&t.id));
+    }
+    if let Some(n) = opts.limit {
+        suite.tasks.truncate(n);
+    }
+    if suite.tasks.is_empty() {
+        return Err(RunError::Plan(
+            "no task to run (check --filter / --limit)".into(),
+        ));
+    }
+    if let Some(e) = opts.epochs {
+        if e == 0 {
+            return Err(RunError::Plan("--epochs must be at least 1".into()));
+        }
+        suite.epochs = e;
+    }
+    let options = RunOptions {
+        epochs: suite.epochs,
+        limit: opts.limit,
+        filter: opts.filter.clone(),
+        concurrency: opts.concurrency.max(1),
+        variants: suite.variants.iter().map(|v| v.name.clone()).collect(),
+    };
+    Ok(Plan {
+        run_id: new_run_id(),
+        suite_path: suite_path.to_owned(),
+        suite,
+        options,
+    })
+}

@@ -1,0 +1,270 @@
+//! Judging answers: the same code scores a fresh run and a rescored one.
+
+use std::collections::{BTreeMap, HashMap};
+
+use verity_model::{
+    GroupMember, GroupRecord, Outcome, OutcomeRule, Response, SampleKey, SampleRecord, Scope,
+    Score, ScoreStatus, Scorer, Suite, Task,
+};
+use verity_store::Store;
+
+use crate::RunError;
+
+/// A suite's scorers, built once, split by scope, with its outcome rule.
+pub struct Scorers {
+    sample: Vec<Box<dyn Scorer>>,
+    group: Vec<Box<dyn Scorer>>,
+    rule: OutcomeRule,
+}
+
+impl std::fmt::Debug for Scorers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scorers")
+            .field(
+                "sample",
+                &self.sample.iter().map(|s| s.name()).collect::<Vec<_>>(),
+            )
+            .field(
+                "group",
+                &self.group.iter().map(|s| s.name()).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl Scorers {
+    pub fn build(suite: &Suite) -> Result<Scorers, RunError> {
+        let mut sample = Vec::new();
+        let mut group = Vec::new();
+        for spec in &suite.scorers {
+            let s = verity_oracles::build(spec).map_err(|i| {
+                RunError::Plan(format!(
+                    "scorer `{}` ({}): {}",
+                    spec.instance_name(),
+                    spec.source,
+                    i.message
+                ))
+            })?;
+            if s.scope() == Scope::Sample {
+                sample.push(s)
+            } else {
+                group.push(s)
+            }
+        }
+        Ok(Scorers {
+            sample,
+            group,
+            rule: suite.outcome.clone(),
+        })
+    }
+
+    pub fn has_group_scorers(&self) -> bool {
+        !self.group.is_empty()
+    }
+
+    pub fn rule(&self) -> &OutcomeRule {
+        &self.rule
+    }
+}
+
+/// Scores one sample with the per-sample scorers and evaluates the outcome rule on those
+/// scores alone (group scores, if any, are folded in later by [`score_groups`]).
+pub fn score_sample(scorers: &Scorers, task: &Task, response: &Response) -> (Vec<Score>, Outcome) {
+    if response.is_error() {
+        return (Vec::new(), Outcome::Error);
+    }
+    let scores: Vec<Score> = scorers
+        .sample
+        .iter()
+        .flat_map(|s| s.score(task, response))
+        .collect();
+    let outcome = scorers.rule.evaluate(&scores, false);
+    (scores, outcome)
+}
+
+/// Runs the group scorers over stored samples, and returns the group records plus every
+/// sample outcome that changes once its groups' scores count.
+pub fn score_groups(
+    scorers: &Scorers,
+    suite: &Suite,
+    samples: &[SampleRecord],
+) -> (Vec<GroupRecord>, Vec<(SampleKey, Outcome)>) {
+    if scorers.group.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let tasks: HashMap<&str, &Task> = suite.tasks.iter().map(|t| (t.id.as_str(), t)).collect();
+    let mut records = Vec::new();
+    // sample key -> scores of the groups it belongs to
+    let mut extra: HashMap<&SampleKey, Vec<Score>> = HashMap::new();
+    for scorer in &scorers.group {
+        let scope = scorer.scope();
+        let label = match &scope {
+            Scope::Epochs => "epochs".to_owned(),
+            Scope::Group(meta) => format!("group:{meta}"),
+            Scope::Sample => continue,
+        };
+        // (variant, group) -> members
+        let mut groups: BTreeMap<(&str, String), Vec<&SampleRecord>> = BTreeMap::new();
+        for s in samples {
+            let Some(task) = tasks.get(s.key.task_id.as_str()) else {
+                continue;
+            };
+            if let Some(g) = group_key(&scope, task) {
+                groups
+                    .entry((s.key.variant.as_str(), g))
+                    .or_default()
+                    .push(s);
+            }
+        }
+        for ((variant, group), members) in groups {
+            let ok: Vec<&SampleRecord> = members
+                .iter()
+                .copied()
+                .filter(|m| !m.response.is_error())
+                .collect();
+            if ok.is_empty() {
+                continue;
+            }
+            let gm: Vec<GroupMember<'_>> = ok
+                .iter()
+                .filter_map(|m| {
+                    tasks.get(m.key.task_id.as_str()).map(|t| GroupMember {
+                        task: t,
+                        epoch: m.key.epoch,
+                        response: &m.response,
+                    })
+                })
+                .collect();
+            let scores = scorer.score_group(&gm);
+            let mut task_ids: Vec<String> = ok.iter().map(|m| m.key.task_id.clone()).collect();
+            task_ids.dedup();
+            for m in &members {
+                extra
+                    .entry(&m.key)
+                    .or_default()
+                    .extend(scores.iter().cloned());
+            }
+            records.push(GroupRecord {
+                variant: variant.to_owned(),
+                scope: label.clone(),
+                group,
+                task_ids,
+                scores,
+            });
+        }
+    }
+    let mut changed = Vec::new();
+    for s in samples {
+        if let Some(more) = extra.get(&s.key) {
+            let mut all = s.scores.clone();
+            all.extend(more.iter().cloned());
+            let outcome = scorers.rule.evaluate(&all, s.response.is_error());
+            if outcome != s.outcome {
+                changed.push((s.key.clone(), outcome));
+            }
+        }
+    }
+    (records, changed)
+}
+
+/// The group a task belongs to under a group scope: its id for `Epochs`, its value of the
+/// metadata key for `Group` (none when it lacks the key).
+fn group_key(scope: &Scope, task: &Task) -> Option<String> {
+    match scope {
+        Scope::Sample => None,
+        Scope::Epochs => Some(task.id.clone()),
+        Scope::Group(meta) => task.metadata.get(meta).map(|v| match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }),
+    }
+}
+
+/// What a rescore did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RescoreSummary {
+    pub scoring: u32,
+    pub samples: usize,
+    pub changed: usize,
+}
+
+/// Re-judges every stored sample of a run without calling a model, with the run's own suite
+/// (or `suite`, to apply edited scorers), and stores the result as a new scoring.
+pub fn rescore(
+    store: &mut Store,
+    run_id: &str,
+    suite: Option<Suite>,
+) -> Result<RescoreSummary, RunError> {
+    let mut meta = store.load_run(run_id)?;
+    if let Some(s) = suite {
+        // Keep the run's task selection; take scorers, outcome rule and expectations from the new suite.
+        let mut merged = meta.suite.clone();
+        merged.scorers = s.scorers.clone();
+        merged.outcome = s.outcome.clone();
+        for t in &mut merged.tasks {
+            if let Some(nt) = s.task(&t.id) {
+                t.expect = nt.expect.clone();
+                t.target = nt.target.clone();
+            }
+        }
+        meta.suite = merged;
+    }
+    let scorers = Scorers::build(&meta.suite)?;
+    let old = store.load_samples(run_id, None)?;
+    let tasks: HashMap<&str, &Task> = meta
+        .suite
+        .tasks
+        .iter()
+        .map(|t| (t.id.as_str(), t))
+        .collect();
+    let mut fresh: Vec<SampleRecord> = Vec::with_capacity(old.len());
+    for s in &old {
+        let Some(task) = tasks.get(s.key.task_id.as_str()) else {
+            return Err(RunError::Plan(format!(
+                "stored sample {} has no task in the suite",
+                s.key
+            )));
+        };
+        let (scores, outcome) = score_sample(&scorers, task, &s.response);
+        fresh.push(SampleRecord {
+            scores,
+            outcome,
+            ..s.clone()
+        });
+    }
+    let (groups, changed_by_groups) = score_groups(&scorers, &meta.suite, &fresh);
+    let overrides: HashMap<&SampleKey, Outcome> =
+        changed_by_groups.iter().map(|(k, o)| (k, *o)).collect();
+    let mut changed = 0;
+    let rows: Vec<(SampleKey, Vec<Score>, Outcome)> = fresh
+        .iter()
+        .zip(&old)
+        .map(|(f, o)| {
+            let outcome = overrides.get(&f.key).copied().unwrap_or(f.outcome);
+            if outcome != o.outcome || !same_verdicts(&f.scores, &o.scores) {
+                changed += 1;
+            }
+            (f.key.clone(), f.scores.clone(), outcome)
+        })
+        .collect();
+    let scoring = store.add_scoring(run_id, &rows, &groups)?;
+    if meta.suite.scorers != store.load_run(run_id)?.suite.scorers {
+        let mut m = store.load_run(run_id)?;
+        m.suite = meta.suite;
+        store.update_run_meta(&m)?;
+    }
+    Ok(RescoreSummary {
+        scoring,
+        samples: rows.len(),
+        changed,
+    })
+}
+
+fn same_verdicts(a: &[Score], b: &[Score]) -> bool {
+    let key = |s: &[Score]| -> Vec<(String, String, ScoreStatus)> {
+        s.iter()
+            .map(|x| (x.scorer.clone(), x.criterion.clone(), x.status))
+            .collect()
+    };
+    key(a) == key(b)
+}

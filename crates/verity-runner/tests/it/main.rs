@@ -1,0 +1,342 @@
+//! Runner tests: real providers (mock in-process, openai over HTTP to the fake server), a real
+//! SQLite store in a temp dir.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use verity_model::*;
+use verity_runner::{Execution, PlanOptions, RetryPolicy, RunEvent, Shutdown, execute, plan};
+use verity_store::Store;
+use verity_testkit::{FakeServer, Fault};
+
+fn suite(n: usize, provider: ProviderSpec, scorers: Vec<ScorerSpec>, epochs: u32) -> Suite {
+    let tasks = (0..n)
+        .map(|i| {
+            let mut t = Task::prompt(format!("t{i:03}"), format!("What is {i} + 1?"));
+            t.target = vec![(i + 1).to_string()];
+            t
+        })
+        .collect();
+    Suite {
+        name: "runner-test".into(),
+        description: None,
+        tasks,
+        variants: vec![Variant {
+            name: "v".into(),
+            provider,
+            params: GenParams::default(),
+            prompt: None,
+            system: None,
+            grounding: None,
+        }],
+        scorers,
+        outcome: OutcomeRule::default(),
+        epochs,
+        coverage: BTreeMap::new(),
+        servers: BTreeMap::new(),
+        compare: vec![],
+        content_hash: "test".into(),
+    }
+}
+
+fn scorer(kind: &str, options: serde_json::Value) -> ScorerSpec {
+    ScorerSpec {
+        kind: kind.into(),
+        name: None,
+        options: options.as_object().cloned().unwrap_or_default(),
+        source: SourceLoc::default(),
+    }
+}
+
+fn openai(server: &FakeServer) -> ProviderSpec {
+    ProviderSpec {
+        kind: "openai".into(),
+        model: Some("gpt-4o-mini".into()),
+        base_url: Some(server.base_url()),
+        ..ProviderSpec::default()
+    }
+}
+
+fn mock(latency_ms: u64) -> ProviderSpec {
+    let mut options = serde_json::Map::new();
+    options.insert("latency_ms".into(), json!(latency_ms));
+    ProviderSpec {
+        kind: "mock".into(),
+        options,
+        ..ProviderSpec::default()
+    }
+}
+
+struct Ran {
+    summary: verity_runner::RunSummary,
+    store: Store,
+    events: Vec<RunEvent>,
+    _dir: tempfile::TempDir,
+}
+
+async fn run(
+    s: Suite,
+    concurrency: usize,
+    retry: RetryPolicy,
+    shutdown: Shutdown,
+    stop_after: Option<usize>,
+) -> Ran {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let p = plan(
+        s,
+        "mem",
+        &PlanOptions {
+            concurrency,
+            ..PlanOptions::default()
+        },
+    )
+    .unwrap();
+    let providers: HashMap<String, Arc<dyn Provider>> = p
+        .suite
+        .variants
+        .iter()
+        .map(|v| {
+            (
+                v.name.clone(),
+                verity_providers::build(&v.provider).unwrap(),
+            )
+        })
+        .collect();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let sd = shutdown.clone();
+    let collector = tokio::spawn(async move {
+        let mut evs = Vec::new();
+        let mut finished = 0;
+        while let Some(e) = rx.recv().await {
+            if matches!(e, RunEvent::SampleFinished { .. }) {
+                finished += 1;
+                if Some(finished) == stop_after {
+                    sd.request();
+                }
+            }
+            evs.push(e);
+        }
+        evs
+    });
+    let summary = execute(Execution {
+        plan: p,
+        providers,
+        store_path: db.clone(),
+        retry,
+        call_timeout: Duration::from_secs(10),
+        resume: false,
+        events: tx,
+        shutdown,
+    })
+    .await
+    .unwrap();
+    let events = collector.await.unwrap();
+    Ran {
+        summary,
+        store: Store::open(&db).unwrap(),
+        events,
+        _dir: dir,
+    }
+}
+
+fn fast_retry() -> RetryPolicy {
+    RetryPolicy {
+        max_retries: 5,
+        initial: Duration::from_millis(2),
+        max_delay: Duration::from_millis(20),
+        jitter: true,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retries_transient_faults_and_records_every_attempt() {
+    let server = FakeServer::start().await;
+    server.push_faults([
+        Fault::status(503),
+        Fault::rate_limited("0"),
+        Fault::DropConnection,
+        Fault::MalformedJson,
+    ]);
+    let r = run(
+        suite(6, openai(&server), vec![scorer("equals", json!({}))], 1),
+        1,
+        fast_retry(),
+        Shutdown::new(),
+        None,
+    )
+    .await;
+    assert_eq!(r.summary.status, RunStatus::Completed);
+    assert_eq!((r.summary.completed, r.summary.passed), (6, 6));
+    let obs = r.store.observations(&r.summary.run_id).unwrap();
+    assert_eq!(obs.len(), 6 + 4, "every attempt is an observation");
+    let failed: Vec<_> = obs.iter().filter_map(|o| o.error_kind.clone()).collect();
+    assert_eq!(
+        failed,
+        [
+            "server_error",
+            "rate_limited",
+            "connection",
+            "invalid_response"
+        ]
+    );
+    let samples = r.store.load_samples(&r.summary.run_id, None).unwrap();
+    assert_eq!(samples[0].response.attempts, 5);
+    assert!(samples[1..].iter().all(|s| s.response.attempts == 1));
+    let retries = r
+        .events
+        .iter()
+        .filter(|e| matches!(e, RunEvent::Retrying { .. }))
+        .count();
+    assert_eq!(retries, 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_errors_are_not_retried_and_exhaustion_is_recorded() {
+    let server = FakeServer::start().await;
+    server.push_faults([Fault::status(400)]);
+    server.fail_next(3, Fault::status(500));
+    let policy = RetryPolicy {
+        max_retries: 2,
+        ..fast_retry()
+    };
+    let r = run(
+        suite(2, openai(&server), vec![scorer("equals", json!({}))], 1),
+        1,
+        policy,
+        Shutdown::new(),
+        None,
+    )
+    .await;
+    let samples = r.store.load_samples(&r.summary.run_id, None).unwrap();
+    let (first, second) = (&samples[0], &samples[1]);
+    assert_eq!(first.outcome, Outcome::Error);
+    assert_eq!(first.response.attempts, 1, "400 is not retried");
+    assert_eq!(first.response.error.as_ref().unwrap().kind, "client_error");
+    assert_eq!(second.outcome, Outcome::Error);
+    assert_eq!(second.response.attempts, 3, "two retries, then give up");
+    assert!(
+        second
+            .response
+            .error
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("after 2 retries")
+    );
+    assert_eq!(r.summary.errors, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrency_limit_holds() {
+    let server = FakeServer::start().await;
+    server.set_latency(Duration::from_millis(40));
+    let r = run(
+        suite(24, openai(&server), vec![], 1),
+        4,
+        fast_retry(),
+        Shutdown::new(),
+        None,
+    )
+    .await;
+    assert_eq!(r.summary.completed, 24);
+    let st = server.stats();
+    assert!(st.max_in_flight <= 4, "max in flight {}", st.max_in_flight);
+    assert!(st.max_in_flight >= 2, "max in flight {}", st.max_in_flight);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_drains_in_flight_samples_and_keeps_them() {
+    let r = run(
+        suite(60, mock(30), vec![scorer("equals", json!({}))], 1),
+        3,
+        fast_retry(),
+        Shutdown::new(),
+        Some(5),
+    )
+    .await;
+    assert_eq!(r.summary.status, RunStatus::Interrupted);
+    let samples = r.store.load_samples(&r.summary.run_id, None).unwrap();
+    assert!(
+        samples.len() >= 5 && samples.len() < 60,
+        "{}",
+        samples.len()
+    );
+    assert!(
+        samples
+            .iter()
+            .all(|s| s.outcome == Outcome::Pass && s.scores.len() == 1)
+    );
+    assert!(r.events.iter().any(|e| matches!(e, RunEvent::Draining)));
+    let finished = r
+        .events
+        .iter()
+        .filter(|e| matches!(e, RunEvent::SampleFinished { .. }))
+        .count();
+    assert_eq!(finished, samples.len(), "every finished sample is stored");
+    assert_eq!(
+        r.store.load_run(&r.summary.run_id).unwrap().status,
+        RunStatus::Interrupted
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cross_epoch_scorer_sees_all_epochs_and_folds_into_outcomes() {
+    // Epoch-dependent answers: the fake server answers the sum, except for task t001 where
+    // every call returns a different text.
+    let counter = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let c = counter.clone();
+    let cfg = verity_testkit::FakeConfig::default().with_answer(move |req| {
+        let text = verity_testkit::last_user_text(req);
+        if text.contains("1 + 1") {
+            format!(
+                "{}",
+                2 + c.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+            )
+        } else {
+            verity_testkit::default_answer(req)
+        }
+    });
+    let server = FakeServer::start_with(cfg).await;
+    let r = run(
+        suite(
+            3,
+            openai(&server),
+            vec![scorer("equals", json!({})), scorer("identical", json!({}))],
+            3,
+        ),
+        2,
+        fast_retry(),
+        Shutdown::new(),
+        None,
+    )
+    .await;
+    assert_eq!(r.summary.completed, 9);
+    let groups = r.store.load_groups(&r.summary.run_id, None).unwrap();
+    assert_eq!(groups.len(), 3);
+    let g1 = groups.iter().find(|g| g.group == "t001").unwrap();
+    assert_eq!(g1.scores[0].status, ScoreStatus::Fail);
+    let samples = r.store.load_samples(&r.summary.run_id, None).unwrap();
+    for s in &samples {
+        let want = if s.key.task_id == "t001" {
+            Outcome::Fail
+        } else {
+            Outcome::Pass
+        };
+        assert_eq!(s.outcome, want, "{}", s.key);
+    }
+    assert_eq!(r.summary.failed, 3);
+    // Rescoring reproduces the same verdicts from the stored answers alone.
+    let mut store = r.store;
+    let before = server.stats().requests;
+    let rs = verity_runner::rescore(&mut store, &r.summary.run_id, None).unwrap();
+    assert_eq!((rs.scoring, rs.samples, rs.changed), (2, 9, 0));
+    assert_eq!(server.stats().requests, before, "rescore calls no model");
+    let again = store.load_samples(&r.summary.run_id, None).unwrap();
+    assert_eq!(
+        again.iter().map(|s| s.outcome).collect::<Vec<_>>(),
+        samples.iter().map(|s| s.outcome).collect::<Vec<_>>()
+    );
+}

@@ -1,0 +1,209 @@
+use std::collections::BTreeMap;
+
+use verity_model::*;
+
+use super::*;
+
+fn meta(id: &str, started: &str) -> RunMeta {
+    RunMeta {
+        id: id.into(),
+        suite_path: "suites/x".into(),
+        suite: Suite {
+            name: "x".into(),
+            description: None,
+            tasks: vec![Task::prompt("t1", "hi")],
+            variants: vec![],
+            scorers: vec![],
+            outcome: OutcomeRule::default(),
+            epochs: 1,
+            coverage: BTreeMap::new(),
+            servers: BTreeMap::new(),
+            compare: vec![],
+            content_hash: "h".into(),
+        },
+        options: RunOptions::default(),
+        started_at: started.into(),
+        finished_at: None,
+        status: RunStatus::Running,
+        verity_version: "0.1.0".into(),
+        models: BTreeMap::new(),
+        prompt_hashes: BTreeMap::new(),
+        total_samples: 2,
+        scoring: 1,
+    }
+}
+
+fn sample(task: &str, variant: &str, text: &str, outcome: Outcome) -> SampleRecord {
+    SampleRecord {
+        key: SampleKey {
+            task_id: task.into(),
+            variant: variant.into(),
+            epoch: 0,
+        },
+        response: Response {
+            text: text.into(),
+            attempts: 1,
+            ..Response::default()
+        },
+        scores: vec![Score::pass("equals", "equals")],
+        outcome,
+        completed_at: "2026-01-01T00:00:01Z".into(),
+    }
+}
+
+#[test]
+fn run_lifecycle_and_rescore_keep_history() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.insert_run(&meta("r1", "2026-01-01T00:00:00Z")).unwrap();
+    s.write(&[
+        Write::Sample {
+            run_id: "r1".into(),
+            scoring: 1,
+            record: sample("t1", "a", "4", Outcome::Pass),
+        },
+        Write::Sample {
+            run_id: "r1".into(),
+            scoring: 1,
+            record: sample("t1", "b", "5", Outcome::Fail),
+        },
+        Write::Group {
+            run_id: "r1".into(),
+            scoring: 1,
+            record: GroupRecord {
+                variant: "a".into(),
+                scope: "epochs".into(),
+                group: "t1".into(),
+                task_ids: vec!["t1".into()],
+                scores: vec![Score::pass("identical", "identical")],
+            },
+        },
+    ])
+    .unwrap();
+    let loaded = s.load_samples("r1", None).unwrap();
+    assert_eq!(loaded.len(), 2);
+    assert_eq!(loaded[0].response.text, "4");
+    assert_eq!(loaded[1].outcome, Outcome::Fail);
+    assert_eq!(s.load_groups("r1", None).unwrap().len(), 1);
+
+    let rescored: Vec<_> = loaded
+        .iter()
+        .map(|r| {
+            (
+                r.key.clone(),
+                vec![Score::fail("equals", "equals")],
+                Outcome::Fail,
+            )
+        })
+        .collect();
+    assert_eq!(s.add_scoring("r1", &rescored, &[]).unwrap(), 2);
+    assert_eq!(s.load_run("r1").unwrap().scoring, 2);
+    assert!(
+        s.load_samples("r1", None)
+            .unwrap()
+            .iter()
+            .all(|r| r.outcome == Outcome::Fail)
+    );
+    // The first scoring is still there.
+    assert_eq!(
+        s.load_samples("r1", Some(1)).unwrap()[0].outcome,
+        Outcome::Pass
+    );
+    assert!(s.load_groups("r1", None).unwrap().is_empty());
+
+    s.set_run_status("r1", RunStatus::Completed, Some("2026-01-01T00:00:05Z"))
+        .unwrap();
+    let runs = s.list_runs().unwrap();
+    assert_eq!(runs[0].status, RunStatus::Completed);
+    assert_eq!(
+        (runs[0].completed, runs[0].total, runs[0].passed),
+        (2, 2, 0)
+    );
+    assert_eq!(s.completed_keys("r1").unwrap().len(), 2);
+}
+
+#[test]
+fn resolve_by_prefix_and_latest() {
+    let s = Store::open_in_memory().unwrap();
+    s.insert_run(&meta("20260101-000000-aaaa", "2026-01-01T00:00:00Z"))
+        .unwrap();
+    s.insert_run(&meta("20260102-000000-bbbb", "2026-01-02T00:00:00Z"))
+        .unwrap();
+    assert_eq!(s.resolve_run("latest").unwrap(), "20260102-000000-bbbb");
+    assert_eq!(s.resolve_run("20260101").unwrap(), "20260101-000000-aaaa");
+    assert!(matches!(
+        s.resolve_run("2026"),
+        Err(StoreError::AmbiguousRun { .. })
+    ));
+    assert!(matches!(
+        s.resolve_run("nope"),
+        Err(StoreError::NoSuchRun(_))
+    ));
+    assert!(matches!(
+        s.set_run_status("nope", RunStatus::Failed, None),
+        Err(StoreError::NoSuchRun(_))
+    ));
+}
+
+#[test]
+fn observations_round_trip_and_reopen_is_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sub/verity.db");
+    {
+        let mut s = Store::open(&path).unwrap();
+        s.insert_run(&meta("r", "2026-01-01T00:00:00Z")).unwrap();
+        let o = Observation {
+            run_id: "r".into(),
+            key: SampleKey {
+                task_id: "t1".into(),
+                variant: "a".into(),
+                epoch: 0,
+            },
+            attempt: 2,
+            started_at: "2026-01-01T00:00:00Z".into(),
+            provider: "openai".into(),
+            model: "m".into(),
+            endpoint: "http://127.0.0.1:1/v1".into(),
+            prompt_hash: "p".into(),
+            input_hash: "i".into(),
+            raw_response: None,
+            output_text: None,
+            input_tokens: 0,
+            output_tokens: 0,
+            latency_ms: 12,
+            cache_hit: false,
+            error_kind: Some("rate_limited".into()),
+            error: Some("429".into()),
+        };
+        s.write(&[Write::Observation(o.clone())]).unwrap();
+        assert_eq!(s.observations("r").unwrap(), vec![o]);
+    }
+    let s = Store::open(&path).unwrap();
+    assert_eq!(s.list_runs().unwrap().len(), 1);
+    assert!(s.integrity_check().unwrap());
+}
+
+#[test]
+fn refuses_a_newer_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    drop(Store::open(&path).unwrap());
+    let c = rusqlite::Connection::open(&path).unwrap();
+    c.execute_batch("PRAGMA user_version = 99").unwrap();
+    drop(c);
+    assert!(matches!(
+        Store::open(&path),
+        Err(StoreError::TooNew { found: 99, .. })
+    ));
+}
+
+#[test]
+fn garbage_file_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("junk.db");
+    std::fs::write(
+        &path,
+        b"this is not a database, just some bytes that go on and on ......",
+    )
+    .unwrap();
+    assert!(Store::open(&path).is_err());
+}

@@ -1,0 +1,541 @@
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write as _};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use verity_model::{
+    ErrorPolicy, Outcome, Provider, ProviderErrorKind, ProviderSpec, SampleRecord, ScorerSpec,
+    SourceLoc, Suite, Variant,
+};
+use verity_runner::{Execution, PlanOptions, RetryPolicy, RunEvent, Shutdown};
+use verity_store::Store;
+
+use crate::cli::{
+    Cli, ColorChoice, Command, Format, ListArgs, ReportArgs, RescoreArgs, RunArgs, RunsArgs,
+    ValidateArgs,
+};
+use crate::{Failure, exit, progress};
+
+pub fn dispatch(cli: Cli) -> Result<u8, Failure> {
+    match cli.command {
+        Command::Run(a) => run(a),
+        Command::Validate(a) => validate(a),
+        Command::List(a) => list(a),
+        Command::Report(a) => report(a),
+        Command::Runs(a) => runs(a),
+        Command::Rescore(a) => rescore(a),
+        Command::ExitCodes => {
+            for (code, what) in exit::TABLE {
+                println!("{code:>4}  {what}");
+            }
+            Ok(exit::OK)
+        }
+    }
+}
+
+fn use_color(c: ColorChoice, tty: bool) -> bool {
+    match c {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// Loads a suite, printing its warnings; on errors prints every diagnostic and fails with the
+/// usage exit code.
+fn load_suite(path: &Path, color: bool) -> Result<Suite, Failure> {
+    match verity_suite::load(path) {
+        Ok(loaded) => {
+            for w in &loaded.warnings {
+                eprintln!("{}", w.render(color));
+            }
+            Ok(loaded.suite)
+        }
+        Err(diags) => {
+            eprintln!("{}", diags.render(color));
+            Err(Failure::silent(exit::USAGE))
+        }
+    }
+}
+
+fn validate(a: ValidateArgs) -> Result<u8, Failure> {
+    let color = use_color(a.color, std::io::stderr().is_terminal());
+    let suite = load_suite(&a.suite, color)?;
+    let mut by_cat: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for t in &suite.tasks {
+        *by_cat
+            .entry(t.category.as_deref().unwrap_or("(none)"))
+            .or_default() += 1;
+    }
+    let cats: Vec<String> = by_cat.iter().map(|(c, n)| format!("{c} {n}")).collect();
+    println!(
+        "ok: suite `{}`: {} tasks ({}), {} variants, {} scorers, {} epoch(s)",
+        suite.name,
+        suite.tasks.len(),
+        cats.join(", "),
+        suite.variants.len(),
+        suite.scorers.len(),
+        suite.epochs
+    );
+    Ok(exit::OK)
+}
+
+fn list(a: ListArgs) -> Result<u8, Failure> {
+    let suite = load_suite(
+        &a.suite,
+        use_color(ColorChoice::Auto, std::io::stderr().is_terminal()),
+    )?;
+    let tasks: Vec<_> = suite
+        .tasks
+        .iter()
+        .filter(|t| {
+            a.category
+                .as_deref()
+                .is_none_or(|c| t.category.as_deref() == Some(c))
+        })
+        .collect();
+    let mut out = String::new();
+    match a.format {
+        Format::Json => {
+            let v: Vec<_> = tasks
+                .iter()
+                .map(|t| {
+                    json!({"id": t.id, "category": t.category, "prompt": t.input.prompt_text(), "target": t.target, "source": t.source.to_string()})
+                })
+                .collect();
+            out = serde_json::to_string_pretty(&v).unwrap_or_default();
+            out.push('\n');
+        }
+        Format::Table | Format::Md => {
+            let idw = tasks
+                .iter()
+                .map(|t| t.id.chars().count())
+                .max()
+                .unwrap_or(2)
+                .max(2);
+            let cw = tasks
+                .iter()
+                .map(|t| t.category.as_deref().unwrap_or("-").chars().count())
+                .max()
+                .unwrap_or(8)
+                .max(8);
+            out.push_str(&format!("{:idw$}  {:cw$}  prompt\n", "id", "category"));
+            for t in &tasks {
+                let p: String = t
+                    .input
+                    .prompt_text()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let p: String = if p.chars().count() > 70 {
+                    format!("{}…", p.chars().take(69).collect::<String>())
+                } else {
+                    p
+                };
+                out.push_str(&format!(
+                    "{:idw$}  {:cw$}  {}\n",
+                    t.id,
+                    t.category.as_deref().unwrap_or("-"),
+                    p
+                ));
+            }
+            out.push_str(&format!("{} tasks\n", tasks.len()));
+        }
+    }
+    print!("{out}");
+    Ok(exit::OK)
+}
+
+/// Applies the CLI's provider and scorer overrides to a loaded suite.
+fn apply_overrides(suite: &mut Suite, a: &RunArgs) {
+    if suite.variants.is_empty() {
+        suite.variants.push(Variant {
+            name: "default".into(),
+            provider: ProviderSpec::default(),
+            params: Default::default(),
+            prompt: None,
+            system: None,
+            grounding: None,
+        });
+    }
+    for v in &mut suite.variants {
+        if let Some(p) = &a.provider
+            && *p != v.provider.kind
+        {
+            // A different provider kind: the suite's endpoint settings do not carry over.
+            v.provider = ProviderSpec {
+                kind: p.clone(),
+                ..ProviderSpec::default()
+            };
+        }
+        if let Some(m) = &a.model {
+            v.provider.model = Some(m.clone());
+        }
+        if let Some(u) = &a.base_url {
+            v.provider.base_url = Some(u.clone());
+        }
+        if let Some(k) = &a.api_key_env {
+            v.provider.api_key_env = Some(k.clone());
+        }
+    }
+    for kind in &a.scorers {
+        suite.scorers.push(ScorerSpec {
+            kind: kind.clone(),
+            name: None,
+            options: Default::default(),
+            source: SourceLoc {
+                file: "--scorer".into(),
+                line: 0,
+                column: 0,
+            },
+        });
+    }
+}
+
+fn run(a: RunArgs) -> Result<u8, Failure> {
+    let err_tty = std::io::stderr().is_terminal();
+    let color = use_color(a.color, err_tty);
+    if let Some(r) = a.fail_under
+        && !(0.0..=1.0).contains(&r)
+    {
+        return Err(Failure::usage(format!(
+            "--fail-under takes a fraction from 0 to 1, got {r}"
+        )));
+    }
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        return Err(Failure::usage(
+            "--timeout must be a positive number of seconds",
+        ));
+    }
+    let mut suite = load_suite(&a.suite, color)?;
+    apply_overrides(&mut suite, &a);
+    let diags: Vec<_> = verity_suite::check(&suite)
+        .into_iter()
+        .filter(|d| d.is_error())
+        .collect();
+    if !diags.is_empty() {
+        for d in &diags {
+            eprintln!("{}", d.render(color));
+        }
+        return Err(Failure::silent(exit::USAGE));
+    }
+    if suite.scorers.is_empty() {
+        eprintln!(
+            "warning: suite `{}` has no scorers; every answer will pass (add [[scorers]] or --scorer)",
+            suite.name
+        );
+    }
+    let plan = verity_runner::plan(
+        suite,
+        &a.suite.display().to_string(),
+        &PlanOptions {
+            variants: a.variants.clone(),
+            epochs: a.epochs,
+            limit: a.limit,
+            filter: a.filter.clone(),
+            concurrency: a.concurrency,
+        },
+    )
+    .map_err(|e| Failure::usage(e.to_string()))?;
+    let mut providers: HashMap<String, Arc<dyn Provider>> = HashMap::new();
+    for v in &plan.suite.variants {
+        if v.provider.kind.is_empty() {
+            return Err(Failure::usage(format!(
+                "variant `{}` names no provider: set `provider` in the suite's [defaults] or pass --provider mock|openai",
+                v.name
+            )));
+        }
+        let p = verity_providers::build(&v.provider).map_err(|e| {
+            let code = if e.kind == ProviderErrorKind::Config {
+                exit::USAGE
+            } else {
+                exit::INFRA
+            };
+            Failure {
+                code,
+                message: format!("variant `{}`: {}", v.name, e.message),
+            }
+        })?;
+        providers.insert(v.name.clone(), p);
+    }
+
+    let db = a.db.path();
+    let run_id = plan.run_id.clone();
+    let total = plan.total();
+    let quiet = a.quiet;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::infra(format!("cannot start the async runtime: {e}")))?;
+    let shutdown = Shutdown::new();
+    let summary = rt.block_on(async {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<RunEvent>();
+        let sd = shutdown.clone();
+        tokio::spawn(async move {
+            while tokio::signal::ctrl_c().await.is_ok() {
+                sd.request();
+                if sd.level() == 1 {
+                    eprintln!("\ninterrupt: finishing the samples in flight (press Ctrl-C again to abort them)");
+                } else {
+                    eprintln!("\ninterrupt: aborting the samples in flight");
+                }
+            }
+        });
+        #[cfg(unix)]
+        {
+            let sd = shutdown.clone();
+            tokio::spawn(async move {
+                if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                    while term.recv().await.is_some() {
+                        sd.request();
+                    }
+                }
+            });
+        }
+        let reporter = tokio::spawn(progress::consume(rx, total, quiet, err_tty));
+        let result = verity_runner::execute(Execution {
+            plan,
+            providers,
+            store_path: db.clone(),
+            retry: RetryPolicy { max_retries: a.retries, ..RetryPolicy::default() },
+            call_timeout: Duration::from_secs_f64(a.timeout),
+            resume: false,
+            events: tx,
+            shutdown: shutdown.clone(),
+        })
+        .await;
+        let _ = reporter.await;
+        result
+    });
+    let summary = summary.map_err(|e| match e {
+        verity_runner::RunError::Plan(m) => Failure::usage(m),
+        other => Failure::infra(other.to_string()),
+    })?;
+
+    let store = Store::open(&db)?;
+    let meta = store.load_run(&run_id)?;
+    let samples = store.load_samples(&run_id, None)?;
+    let groups = store.load_groups(&run_id, None)?;
+    let view = verity_report::RunView::new(&meta, &samples, &groups);
+    if !quiet {
+        let out_color = use_color(a.color, std::io::stdout().is_terminal());
+        print!(
+            "{}",
+            verity_report::render_table(&view, &table_options(out_color))
+        );
+        eprintln!(
+            "run {} stored in {} (verity report {} --format json|md)",
+            run_id,
+            db.display(),
+            run_id
+        );
+    }
+    if let (Some(fmt), Some(out)) = (a.format, &a.out) {
+        write_out(&render(&view, fmt, false), Some(out))?;
+    }
+    if summary.status == verity_model::RunStatus::Interrupted {
+        eprintln!(
+            "interrupted: {} of {} samples stored; the rest were not run",
+            summary.completed, summary.total
+        );
+        return Ok(exit::INTERRUPTED);
+    }
+    gate(&meta.suite, &samples, a.fail_under)
+}
+
+fn table_options(color: bool) -> verity_report::TableOptions {
+    verity_report::TableOptions {
+        color,
+        width: 100,
+        max_failures: 20,
+    }
+}
+
+fn render(view: &verity_report::RunView, fmt: Format, color: bool) -> String {
+    match fmt {
+        Format::Table => verity_report::render_table(view, &table_options(color)),
+        Format::Json => {
+            let mut s =
+                serde_json::to_string_pretty(&verity_report::to_json(view)).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Format::Md => verity_report::render_markdown(view),
+    }
+}
+
+fn write_out(text: &str, out: Option<&Path>) -> Result<(), Failure> {
+    match out {
+        Some(p) => {
+            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| Failure::infra(format!("cannot create {}: {e}", dir.display())))?;
+            }
+            std::fs::write(p, text)
+                .map_err(|e| Failure::infra(format!("cannot write {}: {e}", p.display())))
+        }
+        None => {
+            let mut so = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth reporting.
+            let _ = so.write_all(text.as_bytes());
+            Ok(())
+        }
+    }
+}
+
+/// Pass rate per variant under the suite's error policy.
+pub fn pass_rates(suite: &Suite, samples: &[SampleRecord]) -> Vec<(String, f64, u64)> {
+    let mut out = Vec::new();
+    for v in &suite.variants {
+        let mine: Vec<&SampleRecord> = samples.iter().filter(|s| s.key.variant == v.name).collect();
+        let pass = mine.iter().filter(|s| s.outcome == Outcome::Pass).count() as u64;
+        let errors = mine.iter().filter(|s| s.outcome == Outcome::Error).count() as u64;
+        let n = match suite.outcome.errors {
+            ErrorPolicy::Fail => mine.len() as u64,
+            ErrorPolicy::Exclude => mine.len() as u64 - errors,
+        };
+        if n > 0 || !mine.is_empty() {
+            out.push((
+                v.name.clone(),
+                if n == 0 { 0.0 } else { pass as f64 / n as f64 },
+                n,
+            ));
+        }
+    }
+    out
+}
+
+fn gate(suite: &Suite, samples: &[SampleRecord], fail_under: Option<f64>) -> Result<u8, Failure> {
+    let Some(min) = fail_under else {
+        return Ok(exit::OK);
+    };
+    let mut failed = false;
+    for (variant, rate, _) in pass_rates(suite, samples) {
+        if rate < min {
+            eprintln!(
+                "gate: variant `{variant}` pass rate {:.1}% is below --fail-under {:.1}%",
+                rate * 100.0,
+                min * 100.0
+            );
+            failed = true;
+        }
+    }
+    Ok(if failed { exit::GATE_FAILED } else { exit::OK })
+}
+
+fn report(a: ReportArgs) -> Result<u8, Failure> {
+    if let Some(r) = a.fail_under
+        && !(0.0..=1.0).contains(&r)
+    {
+        return Err(Failure::usage(format!(
+            "--fail-under takes a fraction from 0 to 1, got {r}"
+        )));
+    }
+    let db = a.db.path();
+    if !db.exists() {
+        return Err(Failure::usage(format!(
+            "no database at {} (run `verity run` first, or pass --db)",
+            db.display()
+        )));
+    }
+    let store = Store::open(&db)?;
+    let id = store.resolve_run(&a.run)?;
+    let meta = store.load_run(&id)?;
+    if let Some(s) = a.scoring
+        && (s == 0 || s > meta.scoring)
+    {
+        return Err(Failure::usage(format!(
+            "run {id} has scorings 1..={}, not {s}",
+            meta.scoring
+        )));
+    }
+    let samples = store.load_samples(&id, a.scoring)?;
+    let groups = store.load_groups(&id, a.scoring)?;
+    let view = verity_report::RunView::new(&meta, &samples, &groups);
+    let color = a.out.is_none() && use_color(a.color, std::io::stdout().is_terminal());
+    write_out(&render(&view, a.format, color), a.out.as_deref())?;
+    gate(&meta.suite, &samples, a.fail_under)
+}
+
+fn runs(a: RunsArgs) -> Result<u8, Failure> {
+    let db = a.db.path();
+    if !db.exists() {
+        if a.format == Format::Json {
+            println!("[]");
+        } else {
+            println!("no runs yet ({} does not exist)", db.display());
+        }
+        return Ok(exit::OK);
+    }
+    let store = Store::open(&db)?;
+    let runs = store.list_runs()?;
+    let mut out = String::new();
+    if a.format == Format::Json {
+        let v: Vec<_> = runs
+            .iter()
+            .map(|r| json!({"id": r.id, "suite": r.suite_name, "status": r.status.as_str(), "started_at": r.started_at,
+                "finished_at": r.finished_at, "completed": r.completed, "total": r.total, "passed": r.passed, "errors": r.errors}))
+            .collect();
+        out = serde_json::to_string_pretty(&v).unwrap_or_default();
+        out.push('\n');
+    } else {
+        let sw = runs
+            .iter()
+            .map(|r| r.suite_name.chars().count())
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        out.push_str(&format!(
+            "{:20}  {:sw$}  {:11}  {:20}  {:>11}  {:>7}\n",
+            "run", "suite", "status", "started", "samples", "passed"
+        ));
+        for r in &runs {
+            let started: String = r
+                .started_at
+                .chars()
+                .take(19)
+                .collect::<String>()
+                .replace('T', " ");
+            out.push_str(&format!(
+                "{:20}  {:sw$}  {:11}  {:20}  {:>11}  {:>7}\n",
+                r.id,
+                r.suite_name,
+                r.status.as_str(),
+                started,
+                format!("{}/{}", r.completed, r.total),
+                r.passed
+            ));
+        }
+        out.push_str(&format!("{} runs in {}\n", runs.len(), db.display()));
+    }
+    write_out(&out, None)?;
+    Ok(exit::OK)
+}
+
+fn rescore(a: RescoreArgs) -> Result<u8, Failure> {
+    let db = a.db.path();
+    if !db.exists() {
+        return Err(Failure::usage(format!("no database at {}", db.display())));
+    }
+    let suite = match &a.suite {
+        Some(p) => Some(load_suite(
+            p,
+            use_color(ColorChoice::Auto, std::io::stderr().is_terminal()),
+        )?),
+        None => None,
+    };
+    let mut store = Store::open(&db)?;
+    let id = store.resolve_run(&a.run)?;
+    let r = verity_runner::rescore(&mut store, &id, suite).map_err(|e| match e {
+        verity_runner::RunError::Store(s) => Failure::from(s),
+        verity_runner::RunError::Plan(m) => Failure::usage(m),
+        other => Failure::infra(other.to_string()),
+    })?;
+    println!(
+        "rescored run {id}: scoring {} over {} samples, {} changed verdicts (no model was called)",
+        r.scoring, r.samples, r.changed
+    );
+    Ok(exit::OK)
+}

@@ -1,0 +1,96 @@
+use std::time::{Duration, Instant};
+
+use crate::support::*;
+
+/// A run killed with SIGKILL halfway leaves a readable database holding every sample that had
+/// completed, each with its scores.
+#[test]
+fn sigkill_mid_run_keeps_every_completed_sample() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tasks = String::new();
+    for i in 0..400 {
+        tasks.push_str(&format!(
+            "{{\"id\": \"t{i:03}\", \"input\": \"{i} + 1\", \"target\": \"{}\"}}\n",
+            i + 1
+        ));
+    }
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "s/suite.toml",
+                "name = \"slow\"\ntasks = \"tasks.jsonl\"\n[defaults]\nprovider = \"mock\"\noptions = { latency_ms = 15 }\n[[scorers]]\nkind = \"equals\"\n",
+            ),
+            ("s/tasks.jsonl", &tasks),
+        ],
+    );
+    let db = dir.path().join("k.db");
+    let mut child = verity(dir.path())
+        .args(["run", "s", "--concurrency", "2", "--quiet", "--db"])
+        .arg(&db)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until some samples are committed, then kill without warning.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        std::thread::sleep(Duration::from_millis(50));
+        let n = verity_store::Store::open(&db)
+            .ok()
+            .and_then(|s| s.list_runs().ok())
+            .and_then(|r| r.first().map(|r| r.completed))
+            .unwrap_or(0);
+        if n >= 40 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the run made no progress");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run finished before it could be killed"
+        );
+    }
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+
+    let store = verity_store::Store::open(&db).expect("the database opens after kill -9");
+    assert!(store.integrity_check().unwrap());
+    let runs = store.list_runs().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(
+        runs[0].status,
+        verity_model::RunStatus::Running,
+        "killed runs stay `running`"
+    );
+    let samples = store.load_samples(&runs[0].id, None).unwrap();
+    assert!(
+        samples.len() >= 40 && samples.len() < 400,
+        "{} samples",
+        samples.len()
+    );
+    for s in &samples {
+        assert_eq!(s.scores.len(), 1, "sample {} lost its scores", s.key);
+        assert_eq!(s.outcome, verity_model::Outcome::Pass, "{}", s.key);
+        assert!(!s.response.text.is_empty());
+    }
+    // Every completed sample also has its observation.
+    assert!(store.observations(&runs[0].id).unwrap().len() >= samples.len());
+    // And the CLI reads it.
+    let out = run_ok(
+        verity(dir.path())
+            .args(["report", "latest", "--format", "json", "--db"])
+            .arg(&db),
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let run_tasks = v["per_task"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| {
+            t["variants"]["default"]["epochs"]
+                .as_array()
+                .is_some_and(|e| !e.is_empty())
+        })
+        .count();
+    assert_eq!(run_tasks, samples.len());
+}

@@ -1,0 +1,7 @@
+//! CLI integration tests: the real binary, a real SQLite file, real HTTP to a fake server.
+
+mod kill;
+mod openai;
+mod run;
+mod support;
+mod validate;
