@@ -33,7 +33,7 @@ pub use provider::{
     BoxFuture, GenerateRequest, Generation, Provider, ProviderError, ProviderErrorKind,
 };
 pub use response::{Response, ResponseError, SampleKey, ToolCall, Usage};
-pub use run::{GroupRecord, RunMeta, RunOptions, RunStatus, SampleRecord};
+pub use run::{GroupRecord, RunMeta, RunOptions, RunStatus, SampleRecord, Shard};
 pub use score::{Evidence, Score, ScoreStatus};
 pub use scorer::{GroupMember, Scope, Scorer};
 pub use suite::{CompareSpec, ScorerSpec, ServerSpec, Suite};

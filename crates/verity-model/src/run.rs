@@ -49,6 +49,19 @@ pub struct RunOptions {
     pub concurrency: usize,
     /// The variants run (all of the suite's when none were named).
     pub variants: Vec<String>,
+    /// When this run is one slice of a larger one (`--shard K/N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+/// One deterministic slice of a run: task number `i` (in suite order) belongs to shard
+/// `i % count`. Every variant and epoch of a task stays in the same shard, so paired
+/// comparisons never straddle shards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// 0-based.
+    pub index: u32,
+    pub count: u32,
 }
 
 /// Everything known about a run except its samples: what was run, with what, when.

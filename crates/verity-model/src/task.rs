@@ -55,6 +55,9 @@ pub struct ChatMessage {
     /// For `tool` messages: the id of the call this answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
+    /// For `assistant` messages in a tool-call loop: the calls the model asked for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<crate::ToolCall>,
 }
 
 impl ChatMessage {
@@ -63,6 +66,7 @@ impl ChatMessage {
             role,
             content: content.into(),
             tool_call_id: None,
+            tool_calls: Vec::new(),
         }
     }
 }

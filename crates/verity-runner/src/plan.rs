@@ -1,5 +1,5 @@
 use globset::Glob;
-use verity_model::{RunOptions, SampleKey, Suite};
+use verity_model::{RunOptions, SampleKey, Shard, Suite};
 
 use crate::RunError;
 
@@ -15,6 +15,8 @@ pub struct PlanOptions {
     /// A glob over task ids.
     pub filter: Option<String>,
     pub concurrency: usize,
+    /// Run only this deterministic slice of the tasks.
+    pub shard: Option<Shard>,
 }
 
 /// A run ready to execute: the suite narrowed to what will run, and every sample key in order.
@@ -86,9 +88,24 @@ pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Pl
     if let Some(n) = opts.limit {
         suite.tasks.truncate(n);
     }
+    if let Some(sh) = opts.shard {
+        if sh.count == 0 || sh.index >= sh.count {
+            return Err(RunError::Plan(format!(
+                "bad shard {}/{}: K must be from 1 to N",
+                sh.index + 1,
+                sh.count
+            )));
+        }
+        let mut i = 0u32;
+        suite.tasks.retain(|_| {
+            let keep = i % sh.count == sh.index;
+            i += 1;
+            keep
+        });
+    }
     if suite.tasks.is_empty() {
         return Err(RunError::Plan(
-            "no task to run (check --filter / --limit)".into(),
+            "no task to run (check --filter / --limit / --shard)".into(),
         ));
     }
     if let Some(e) = opts.epochs {
@@ -103,6 +120,7 @@ pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Pl
         filter: opts.filter.clone(),
         concurrency: opts.concurrency.max(1),
         variants: suite.variants.iter().map(|v| v.name.clone()).collect(),
+        shard: opts.shard,
     };
     Ok(Plan {
         run_id: new_run_id(),
@@ -110,4 +128,97 @@ pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Pl
         suite,
         options,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use verity_model::{OutcomeRule, ProviderSpec, Task, Variant};
+
+    use super::*;
+
+    fn suite(n: usize) -> Suite {
+        Suite {
+            name: "s".into(),
+            description: None,
+            tasks: (0..n).map(|i| Task::prompt(format!("t{i}"), "p")).collect(),
+            variants: vec![Variant {
+                name: "v".into(),
+                provider: ProviderSpec {
+                    kind: "mock".into(),
+                    ..ProviderSpec::default()
+                },
+                params: Default::default(),
+                prompt: None,
+                system: None,
+                grounding: None,
+            }],
+            scorers: vec![],
+            outcome: OutcomeRule::default(),
+            epochs: 2,
+            coverage: BTreeMap::new(),
+            servers: BTreeMap::new(),
+            compare: vec![],
+            content_hash: "h".into(),
+        }
+    }
+
+    #[test]
+    fn shards_partition_the_tasks() {
+        let mut seen = Vec::new();
+        for index in 0..3 {
+            let opts = PlanOptions {
+                shard: Some(Shard { index, count: 3 }),
+                ..PlanOptions::default()
+            };
+            let p = plan(suite(10), "x", &opts).unwrap();
+            assert_eq!(p.total(), p.suite.tasks.len() as u64 * 2);
+            seen.extend(p.suite.tasks.iter().map(|t| t.id.clone()));
+        }
+        seen.sort();
+        let mut all: Vec<String> = (0..10).map(|i| format!("t{i}")).collect();
+        all.sort();
+        assert_eq!(seen, all);
+        let bad = PlanOptions {
+            shard: Some(Shard { index: 3, count: 3 }),
+            ..PlanOptions::default()
+        };
+        assert!(plan(suite(10), "x", &bad).is_err());
+    }
+
+    #[test]
+    fn filter_limit_and_epochs() {
+        let opts = PlanOptions {
+            filter: Some("t1*".into()),
+            limit: Some(1),
+            epochs: Some(3),
+            ..PlanOptions::default()
+        };
+        let p = plan(suite(12), "x", &opts).unwrap();
+        assert_eq!(p.suite.tasks.len(), 1);
+        assert_eq!(p.keys().count(), 3);
+        assert!(
+            plan(
+                suite(2),
+                "x",
+                &PlanOptions {
+                    epochs: Some(0),
+                    ..PlanOptions::default()
+                }
+            )
+            .is_err()
+        );
+        assert!(
+            plan(
+                suite(2),
+                "x",
+                &PlanOptions {
+                    variants: vec!["nope".into()],
+                    ..PlanOptions::default()
+                }
+            )
+            .is_err()
+        );
+    }
 }

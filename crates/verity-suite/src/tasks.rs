@@ -391,6 +391,7 @@ impl Loader {
             role: role?,
             content: content?,
             tool_call_id,
+            tool_calls: Vec::new(),
         })
     }
 

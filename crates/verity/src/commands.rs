@@ -236,6 +236,7 @@ fn run(a: RunArgs) -> Result<u8, Failure> {
             limit: a.limit,
             filter: a.filter.clone(),
             concurrency: a.concurrency,
+            shard: None,
         },
     )
     .map_err(|e| Failure::usage(e.to_string()))?;

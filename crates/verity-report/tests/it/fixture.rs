@@ -143,6 +143,7 @@ pub fn meta() -> RunMeta {
             filter: None,
             concurrency: 4,
             variants: Vec::new(),
+            shard: None,
         },
         started_at: "2026-05-20T10:00:00Z".into(),
         finished_at: Some("2026-05-20T10:02:05Z".into()),
