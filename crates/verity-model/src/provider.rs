@@ -132,6 +132,12 @@ pub trait Provider: Send + Sync {
     /// reports. Never contains a secret.
     fn endpoint(&self) -> String;
 
+    /// Whether the answer depends on the task itself beyond the messages sent (true for the
+    /// `mock` provider, which answers from task fields). The cache key then includes the task.
+    fn answer_depends_on_task(&self) -> bool {
+        false
+    }
+
     /// Makes one attempt at answering `req`.
     fn generate<'a>(
         &'a self,

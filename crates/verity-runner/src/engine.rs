@@ -6,15 +6,20 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use std::sync::Mutex;
+
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use verity_model::{
     GenerateRequest, Outcome, Provider, Response, ResponseError, RunMeta, RunStatus, SampleKey,
     SampleRecord, Task, Variant,
 };
-use verity_store::{Observation, Store, Write};
+use verity_store::{CachedGeneration, Observation, Store, Write};
 use verity_suite::render::Renderer;
 
+use crate::budget::{Budget, Estimate, Prices, estimate_tokens};
+use crate::cache::{CacheMode, cache_key};
+use crate::limits::{LimitSpec, ProviderLimits};
 use crate::retry::{RetryPolicy, jitter_random};
 use crate::scoring::{Scorers, score_groups, score_sample};
 use crate::writer::Writer;
@@ -39,7 +44,13 @@ pub enum RunEvent {
         key: SampleKey,
         outcome: Outcome,
         latency_ms: u64,
+        cache_hit: bool,
         error: Option<String>,
+    },
+    /// `--max-cost` / `--max-tokens` reached: no new samples are scheduled.
+    BudgetReached {
+        cost: f64,
+        tokens: u64,
     },
     /// Scheduling stopped on request; in-flight samples are finishing.
     Draining,
@@ -81,6 +92,11 @@ impl Shutdown {
         self.0.send_modify(|l| *l = (*l + 1).min(2));
     }
 
+    /// Asks for a drain without escalating an earlier request.
+    pub fn drain(&self) {
+        self.0.send_modify(|l| *l = (*l).max(1));
+    }
+
     pub fn level(&self) -> u8 {
         *self.0.borrow()
     }
@@ -102,6 +118,14 @@ pub struct Execution {
     /// Continue a run already in the store instead of creating one: its stored samples are
     /// not sent again.
     pub resume: bool,
+    /// Run only these samples (e.g. `verity retry --failed`), even when already stored: the new
+    /// result replaces the stored one.
+    pub only: Option<HashSet<SampleKey>>,
+    pub cache: CacheMode,
+    /// Per-variant provider limits; variants reaching the same endpoint share them.
+    pub limits: HashMap<String, LimitSpec>,
+    pub budget: Arc<Budget>,
+    pub prices: Prices,
     pub events: mpsc::UnboundedSender<RunEvent>,
     pub shutdown: Shutdown,
 }
@@ -127,6 +151,16 @@ struct Ctx {
     writer: Writer,
     events: mpsc::UnboundedSender<RunEvent>,
     abort: watch::Receiver<u8>,
+    shutdown: Shutdown,
+    cache: CacheMode,
+    /// A read connection for cache lookups (the writer owns the write connection).
+    cache_reader: Option<Mutex<Store>>,
+    /// variant -> the limits of its provider endpoint.
+    limits: HashMap<String, Arc<ProviderLimits>>,
+    budget: Arc<Budget>,
+    prices: Prices,
+    grounding: HashMap<String, verity_model::ServerSpec>,
+    budget_hit: std::sync::atomic::AtomicBool,
 }
 
 fn now_rfc3339() -> String {
@@ -179,7 +213,7 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         .map(|v| (v.name.clone(), prompt_hash(v)))
         .collect();
 
-    let done: HashSet<SampleKey> = if ex.resume {
+    let done: HashSet<SampleKey> = if ex.resume || ex.only.is_some() {
         let mut meta = store.load_run(&plan.run_id)?;
         meta.status = RunStatus::Running;
         meta.finished_at = None;
@@ -214,13 +248,47 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         HashSet::new()
     };
     let total = plan.total();
+    let already_done = match &ex.only {
+        Some(only) => done
+            .len()
+            .saturating_sub(only.iter().filter(|k| done.contains(*k)).count()),
+        None => done.len(),
+    };
     let _ = ex.events.send(RunEvent::Started {
         run_id: plan.run_id.clone(),
         total,
-        already_done: done.len() as u64,
+        already_done: already_done as u64,
     });
 
     let writer = Writer::spawn(&ex.store_path)?;
+    let cache_reader = if ex.cache.reads() {
+        Some(Mutex::new(Store::open(&ex.store_path)?))
+    } else {
+        None
+    };
+    // Variants that reach the same endpoint share its limits.
+    let mut by_endpoint: HashMap<String, Arc<ProviderLimits>> = HashMap::new();
+    let mut limits = HashMap::new();
+    for v in &suite.variants {
+        let p = &ex.providers[&v.name];
+        let spec = ex.limits.get(&v.name).cloned().unwrap_or_default();
+        let shared = by_endpoint
+            .entry(format!("{}|{}", p.kind(), p.endpoint()))
+            .or_insert_with(|| Arc::new(ProviderLimits::new(&spec)))
+            .clone();
+        limits.insert(v.name.clone(), shared);
+    }
+    let grounding: HashMap<String, verity_model::ServerSpec> = suite
+        .variants
+        .iter()
+        .filter_map(|v| {
+            let g = v.grounding.as_ref()?;
+            suite
+                .servers
+                .get(&g.server)
+                .map(|s| (v.name.clone(), s.clone()))
+        })
+        .collect();
     let ctx = Arc::new(Ctx {
         run_id: plan.run_id.clone(),
         tasks: suite
@@ -242,6 +310,14 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         writer,
         events: ex.events.clone(),
         abort: ex.shutdown.subscribe(),
+        shutdown: ex.shutdown.clone(),
+        cache: ex.cache,
+        cache_reader,
+        limits,
+        budget: ex.budget.clone(),
+        prices: ex.prices.clone(),
+        grounding,
+        budget_hit: std::sync::atomic::AtomicBool::new(false),
     });
 
     let sem = Arc::new(Semaphore::new(plan.options.concurrency.max(1)));
@@ -250,8 +326,10 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     let mut writer_error: Option<String> = None;
     let mut interrupted = false;
     'schedule: for key in plan.keys() {
-        if done.contains(&key) {
-            continue;
+        match &ex.only {
+            Some(only) if !only.contains(&key) => continue,
+            None if done.contains(&key) => continue,
+            _ => {}
         }
         if *shutdown.borrow() > 0 {
             interrupted = true;
@@ -358,7 +436,7 @@ async fn run_sample(ctx: &Ctx, key: SampleKey) -> Result<(), String> {
     let task = ctx.tasks[&key.task_id].clone();
     let variant = &ctx.variants[&key.variant];
     let provider = &ctx.providers[&key.variant];
-    let mut writes: Vec<Write> = Vec::with_capacity(2);
+    let mut writes: Vec<Write> = Vec::with_capacity(3);
 
     let response = match ctx.renderer.messages(&task, variant) {
         Err(e) => Response {
@@ -376,15 +454,7 @@ async fn run_sample(ctx: &Ctx, key: SampleKey) -> Result<(), String> {
                 params: variant.params.clone(),
                 tools: Vec::new(),
             };
-            let input_hash = blake3_hex(&[
-                serde_json::to_string(&req.messages)
-                    .unwrap_or_default()
-                    .as_bytes(),
-                serde_json::to_string(&req.params)
-                    .unwrap_or_default()
-                    .as_bytes(),
-            ]);
-            call_with_retries(ctx, provider.as_ref(), &req, &input_hash, &mut writes).await
+            answer(ctx, provider.as_ref(), &req, &mut writes).await
         }
     };
     let response = Response {
@@ -396,6 +466,7 @@ async fn run_sample(ctx: &Ctx, key: SampleKey) -> Result<(), String> {
         .error
         .as_ref()
         .map(|e| format!("{}: {}", e.kind, e.message));
+    let cache_hit = response.cache_hit;
     writes.push(Write::Sample {
         run_id: ctx.run_id.clone(),
         scoring: 1,
@@ -412,21 +483,143 @@ async fn run_sample(ctx: &Ctx, key: SampleKey) -> Result<(), String> {
         key,
         outcome,
         latency_ms: began.elapsed().as_millis() as u64,
+        cache_hit,
         error,
     });
     Ok(())
 }
 
+/// Answers one request: from the cache where the mode allows, else from the provider (with
+/// retries), storing fresh answers in the cache where the mode allows.
+async fn answer(
+    ctx: &Ctx,
+    provider: &dyn Provider,
+    req: &GenerateRequest,
+    writes: &mut Vec<Write>,
+) -> Response {
+    let prompt_hash = ctx
+        .prompt_hashes
+        .get(&req.sample.variant)
+        .cloned()
+        .unwrap_or_default();
+    let input_hash = blake3_hex(&[
+        serde_json::to_string(&req.messages)
+            .unwrap_or_default()
+            .as_bytes(),
+        serde_json::to_string(&req.params)
+            .unwrap_or_default()
+            .as_bytes(),
+    ]);
+    let key = (ctx.cache != CacheMode::Off).then(|| {
+        cache_key(
+            provider,
+            req,
+            &prompt_hash,
+            ctx.grounding.get(&req.sample.variant),
+        )
+    });
+    if let (Some(key), Some(reader)) = (&key, &ctx.cache_reader) {
+        let hit = reader
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .cache_get(key);
+        match hit {
+            Ok(Some(g)) => {
+                writes.push(Write::Observation(Observation {
+                    run_id: ctx.run_id.clone(),
+                    key: req.sample.clone(),
+                    attempt: 1,
+                    started_at: now_rfc3339(),
+                    provider: provider.kind().to_owned(),
+                    model: provider.model().to_owned(),
+                    endpoint: provider.endpoint(),
+                    prompt_hash,
+                    input_hash,
+                    raw_response: None,
+                    output_text: Some(g.text.clone()),
+                    input_tokens: g.usage.input_tokens,
+                    output_tokens: g.usage.output_tokens,
+                    latency_ms: 0,
+                    cache_hit: true,
+                    error_kind: None,
+                    error: None,
+                }));
+                return Response {
+                    text: g.text,
+                    tool_calls: g.tool_calls,
+                    usage: g.usage,
+                    latency_ms: 0,
+                    cache_hit: true,
+                    attempts: 0,
+                    model: g.model,
+                    finish_reason: g.finish_reason,
+                    error: None,
+                };
+            }
+            Ok(None) => {}
+            Err(e) if ctx.cache == CacheMode::Replay => {
+                return Response {
+                    error: Some(ResponseError {
+                        kind: "cache".into(),
+                        message: format!("cache read failed: {e}"),
+                    }),
+                    ..Response::default()
+                };
+            }
+            // A cache that cannot be read in live mode is a miss: the model is asked instead.
+            Err(_) => {}
+        }
+    }
+    if ctx.cache == CacheMode::Replay {
+        return Response {
+            error: Some(ResponseError {
+                kind: "cache_miss".into(),
+                message: format!(
+                    "no cached answer for sample {} (cache mode replay calls no model)",
+                    req.sample
+                ),
+            }),
+            ..Response::default()
+        };
+    }
+    let (response, generation) =
+        call_with_retries(ctx, provider, req, &prompt_hash, &input_hash, writes).await;
+    if let (Some(g), Some(key)) = (generation, key)
+        && ctx.cache.writes()
+    {
+        writes.push(Write::CachePut {
+            key,
+            provider: provider.kind().to_owned(),
+            model: provider.model().to_owned(),
+            created_at: now_rfc3339(),
+            entry: g,
+        });
+    }
+    response
+}
+
+/// Calls the provider until it answers or the retry policy gives up. Returns the response and,
+/// on success, the generation to cache.
 async fn call_with_retries(
     ctx: &Ctx,
     provider: &dyn Provider,
     req: &GenerateRequest,
+    prompt_hash: &str,
     input_hash: &str,
     writes: &mut Vec<Write>,
-) -> Response {
+) -> (Response, Option<CachedGeneration>) {
+    let limits = ctx
+        .limits
+        .get(&req.sample.variant)
+        .cloned()
+        .unwrap_or_default();
+    let est_tokens = estimate_tokens(req.messages.iter().map(|m| m.content.len()).sum())
+        + u64::from(req.params.max_tokens.unwrap_or(256));
+    let price = ctx.prices.lookup(provider.kind(), provider.model());
     let mut attempt = 0u32;
     loop {
         attempt += 1;
+        let slot = limits.admit(est_tokens).await;
         let started_at = now_rfc3339();
         let t0 = Instant::now();
         let result = match tokio::time::timeout(ctx.call_timeout, provider.generate(req)).await {
@@ -436,6 +629,7 @@ async fn call_with_retries(
                 format!("no answer within {:?}", ctx.call_timeout),
             )),
         };
+        drop(slot);
         let latency_ms = t0.elapsed().as_millis() as u64;
         let mut obs = Observation {
             run_id: ctx.run_id.clone(),
@@ -445,11 +639,7 @@ async fn call_with_retries(
             provider: provider.kind().to_owned(),
             model: provider.model().to_owned(),
             endpoint: provider.endpoint(),
-            prompt_hash: ctx
-                .prompt_hashes
-                .get(&req.sample.variant)
-                .cloned()
-                .unwrap_or_default(),
+            prompt_hash: prompt_hash.to_owned(),
             input_hash: input_hash.to_owned(),
             raw_response: None,
             output_text: None,
@@ -462,22 +652,44 @@ async fn call_with_retries(
         };
         match result {
             Ok(g) => {
+                let tokens = g.usage.input_tokens + g.usage.output_tokens;
+                limits.settle(est_tokens, tokens).await;
+                let cost =
+                    price.map_or(0.0, |p| p.cost(g.usage.input_tokens, g.usage.output_tokens));
+                if ctx.budget.spend(cost, tokens)
+                    && !ctx
+                        .budget_hit
+                        .swap(true, std::sync::atomic::Ordering::SeqCst)
+                {
+                    let (cost, tokens) = ctx.budget.spent();
+                    let _ = ctx.events.send(RunEvent::BudgetReached { cost, tokens });
+                    ctx.shutdown.drain();
+                }
                 obs.input_tokens = g.usage.input_tokens;
                 obs.output_tokens = g.usage.output_tokens;
                 obs.output_text = Some(g.text.clone());
-                obs.raw_response = Some(g.raw);
+                obs.raw_response = Some(g.raw.clone());
                 writes.push(Write::Observation(obs));
-                return Response {
-                    text: g.text,
-                    tool_calls: g.tool_calls,
+                let response = Response {
+                    text: g.text.clone(),
+                    tool_calls: g.tool_calls.clone(),
                     usage: g.usage,
                     latency_ms: 0,
                     cache_hit: false,
                     attempts: attempt,
-                    model: g.model,
-                    finish_reason: g.finish_reason,
+                    model: g.model.clone(),
+                    finish_reason: g.finish_reason.clone(),
                     error: None,
                 };
+                let cached = CachedGeneration {
+                    text: g.text,
+                    tool_calls: g.tool_calls,
+                    usage: g.usage,
+                    model: g.model,
+                    finish_reason: g.finish_reason,
+                    raw: g.raw,
+                };
+                return (response, Some(cached));
             }
             Err(e) => {
                 obs.error_kind = Some(e.kind.as_str().to_owned());
@@ -505,17 +717,75 @@ async fn call_with_retries(
                         } else {
                             e.message.clone()
                         };
-                        return Response {
-                            attempts: attempt,
-                            error: Some(ResponseError {
-                                kind: e.kind.as_str().to_owned(),
-                                message,
-                            }),
-                            ..Response::default()
-                        };
+                        return (
+                            Response {
+                                attempts: attempt,
+                                error: Some(ResponseError {
+                                    kind: e.kind.as_str().to_owned(),
+                                    message,
+                                }),
+                                ..Response::default()
+                            },
+                            None,
+                        );
                     }
                 }
             }
         }
     }
+}
+
+/// What running `plan` would cost: every sample not in `skip` rendered and counted. Output
+/// tokens are estimated at the variant's `max_tokens`, or 256 when it sets none.
+pub fn estimate(
+    plan: &Plan,
+    providers: &HashMap<String, Arc<dyn Provider>>,
+    prices: &Prices,
+    skip: &HashSet<SampleKey>,
+) -> Result<Estimate, RunError> {
+    let renderer =
+        Renderer::new(&plan.suite).map_err(|e| RunError::Plan(format!("prompt templates: {e}")))?;
+    let mut e = Estimate {
+        cost: Some(0.0),
+        ..Estimate::default()
+    };
+    let tasks: HashMap<&str, &Task> = plan
+        .suite
+        .tasks
+        .iter()
+        .map(|t| (t.id.as_str(), t))
+        .collect();
+    for v in &plan.suite.variants {
+        let Some(p) = providers.get(&v.name) else {
+            continue;
+        };
+        let price = prices.lookup(p.kind(), p.model());
+        if price.is_none() {
+            e.unpriced.push(format!("{}/{}", p.kind(), p.model()));
+        }
+        let out_per_call = u64::from(v.params.max_tokens.unwrap_or(256));
+        for key in plan
+            .keys()
+            .filter(|k| k.variant == v.name && !skip.contains(k))
+        {
+            let Some(task) = tasks.get(key.task_id.as_str()) else {
+                continue;
+            };
+            let chars = match renderer.messages(task, v) {
+                Ok(ms) => ms.iter().map(|m| m.content.len()).sum(),
+                Err(_) => 0,
+            };
+            let input = estimate_tokens(chars);
+            e.calls += 1;
+            e.input_tokens += input;
+            e.output_tokens += out_per_call;
+            e.cost = match (e.cost, price) {
+                (Some(c), Some(p)) => Some(c + p.cost(input, out_per_call)),
+                _ => None,
+            };
+        }
+    }
+    e.unpriced.sort();
+    e.unpriced.dedup();
+    Ok(e)
 }

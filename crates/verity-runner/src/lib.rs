@@ -13,14 +13,20 @@
 //! reading the answers back from the store — the same path [`rescore`] takes, so a rescored run
 //! and a fresh one are judged by the same code.
 
+mod budget;
+mod cache;
 mod engine;
+mod limits;
 mod plan;
 mod retry;
 mod scoring;
 mod writer;
 
-pub use engine::{Execution, RunEvent, RunSummary, Shutdown, execute};
-pub use plan::{Plan, PlanOptions, new_run_id, plan};
+pub use budget::{Budget, DEFAULT_PRICES, Estimate, Price, Prices};
+pub use cache::{CacheMode, cache_key};
+pub use engine::{Execution, RunEvent, RunSummary, Shutdown, estimate, execute};
+pub use limits::{LimitSpec, ProviderLimits, RateLimiter};
+pub use plan::{Plan, PlanOptions, new_run_id, plan, plan_from_run};
 pub use retry::RetryPolicy;
 pub use scoring::{RescoreSummary, Scorers, rescore, score_groups, score_sample};
 

@@ -58,6 +58,17 @@ pub fn new_run_id() -> String {
     format!("{stamp}-{r:04x}")
 }
 
+/// The plan of a stored run, to resume it or retry some of its samples: the stored suite is
+/// already narrowed to what the run covers.
+pub fn plan_from_run(meta: &verity_model::RunMeta) -> Plan {
+    Plan {
+        run_id: meta.id.clone(),
+        suite_path: meta.suite_path.clone(),
+        suite: meta.suite.clone(),
+        options: meta.options.clone(),
+    }
+}
+
 /// Narrows `suite` to the selected variants and tasks and fixes the epochs.
 pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Plan, RunError> {
     if !opts.variants.is_empty() {

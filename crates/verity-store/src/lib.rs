@@ -11,6 +11,13 @@
 //!   beside the old ones instead of overwriting them.
 //! * **Schema changes are migrations**, numbered in [`MIGRATIONS`] and recorded in the
 //!   database, so an old database opens with a new verity.
+//!
+//! Beside runs it keeps a content-addressed response cache ([`Store::cache_get`],
+//! [`Write::CachePut`]), prunes old observations ([`Store::prune_observations`]) and merges the
+//! shards of a run into one ([`Store::merge_shards`]).
+
+mod cache;
+mod merge;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -19,6 +26,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use verity_model::{
     GroupRecord, Outcome, Response, RunMeta, RunStatus, SampleKey, SampleRecord, Score,
 };
+
+pub use cache::{CACHE_NAMESPACE, CachePrune, CacheStats, CachedGeneration};
+pub use merge::MergeSummary;
 
 /// Failures of the store itself (never of a model).
 #[derive(Debug, thiserror::Error)]
@@ -48,6 +58,10 @@ pub enum StoreError {
         "the database was written by a newer verity (schema {found}, this verity knows up to {known})"
     )]
     TooNew { found: i64, known: i64 },
+    #[error("{what} `{value}` is not an RFC 3339 time (like 2026-01-31T12:00:00Z)")]
+    InvalidTime { what: &'static str, value: String },
+    #[error("cannot merge the shards: {0}")]
+    Merge(String),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -130,7 +144,41 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX observations_by_run ON observations(run_id, task_id, variant, epoch);
     CREATE INDEX observations_by_time ON observations(started_at);
     "#,
+    // 2: the response cache, content-addressed by a key the runner computes. `bytes` is the
+    // length of `entry_json` (a `CachedGeneration`); entries of another namespace are never
+    // returned.
+    r#"
+    CREATE TABLE cache (
+        namespace  TEXT NOT NULL,
+        key        TEXT NOT NULL,
+        provider   TEXT NOT NULL,
+        model      TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        bytes      INTEGER NOT NULL,
+        entry_json TEXT NOT NULL,
+        PRIMARY KEY (namespace, key)
+    );
+    "#,
 ];
+
+/// SQL for the integer milliseconds since the Unix epoch of an RFC 3339 column or parameter
+/// (NULL when it is not a time). Comparing these, rather than the strings, is right whatever the
+/// fractional-second precision or offset; SQLite keeps milliseconds exactly.
+fn ms_sql(expr: &str) -> String {
+    format!("CAST(round((julianday({expr}) - 2440587.5) * 86400000.0) AS INTEGER)")
+}
+
+/// Milliseconds since the Unix epoch of the RFC 3339 time `value`, or `InvalidTime`.
+fn time_ms(conn: &Connection, what: &'static str, value: &str) -> Result<i64> {
+    let ms: Option<i64> =
+        conn.query_row(&format!("SELECT {}", ms_sql("?1")), [value], |r| r.get(0))?;
+    ms.ok_or_else(|| StoreError::InvalidTime {
+        what,
+        value: value.to_owned(),
+    })
+}
+
+const DAY_MS: i64 = 86_400_000;
 
 /// One provider call, successful or not: what was sent (by hash), what came back, how long it
 /// took. Every attempt is an observation, retries included (seed 003 §1).
@@ -159,7 +207,9 @@ pub struct Observation {
 /// One write the runner hands the store; a batch of them commits as one transaction.
 #[derive(Clone, Debug)]
 pub enum Write {
-    /// A finished sample with its scores under `scoring`.
+    /// A finished sample with its scores under `scoring`. Writing a stored key again (a retry)
+    /// replaces the sample and its scores: the rows of every scoring judged the old response,
+    /// so they go with it (`ON DELETE CASCADE`); its observations stay, as history.
     Sample {
         run_id: String,
         scoring: u32,
@@ -177,6 +227,15 @@ pub enum Write {
         scoring: u32,
         key: SampleKey,
         outcome: Outcome,
+    },
+    /// A fresh generation for the response cache under [`CACHE_NAMESPACE`]; replaces an
+    /// entry with the same key. `created_at` is RFC 3339.
+    CachePut {
+        key: String,
+        provider: String,
+        model: String,
+        created_at: String,
+        entry: CachedGeneration,
     },
 }
 
@@ -298,25 +357,7 @@ impl Store {
 
     /// Records a new run (status `running`).
     pub fn insert_run(&self, meta: &RunMeta) -> Result<()> {
-        self.conn.execute(
-            "INSERT INTO runs (id, suite_name, suite_path, suite_hash, status, started_at, finished_at,
-                               verity_version, scoring, total_samples, meta_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            params![
-                meta.id,
-                meta.suite.name,
-                meta.suite_path,
-                meta.suite.content_hash,
-                meta.status.as_str(),
-                meta.started_at,
-                meta.finished_at,
-                meta.verity_version,
-                meta.scoring,
-                meta.total_samples as i64,
-                json(meta),
-            ],
-        )?;
-        Ok(())
+        insert_run_on(&self.conn, meta)
     }
 
     /// Sets a run's status (and finish time).
@@ -359,12 +400,34 @@ impl Store {
                 "INSERT OR REPLACE INTO group_scores (run_id, scoring, variant, scope, grp, task_ids_json, scores_json)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?;
+            let mut cache_put = tx.prepare_cached(
+                "INSERT OR REPLACE INTO cache (namespace, key, provider, model, created_at, bytes, entry_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
             let mut set_outcome = tx.prepare_cached(
                 "UPDATE scores SET outcome = ?6
                  WHERE run_id = ?1 AND scoring = ?2 AND task_id = ?3 AND variant = ?4 AND epoch = ?5",
             )?;
             for w in writes {
                 match w {
+                    Write::CachePut {
+                        key,
+                        provider,
+                        model,
+                        created_at,
+                        entry,
+                    } => {
+                        let entry_json = json(entry);
+                        cache_put.execute(params![
+                            CACHE_NAMESPACE,
+                            key,
+                            provider,
+                            model,
+                            created_at,
+                            entry_json.len() as i64,
+                            entry_json,
+                        ])?;
+                    }
                     Write::Outcome {
                         run_id,
                         scoring,
@@ -739,6 +802,46 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The keys of the run's stored samples whose response is an infrastructure error (the ones
+    /// a retry runs again), in task, variant, epoch order.
+    pub fn failed_keys(&self, run_id: &str) -> Result<Vec<SampleKey>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT task_id, variant, epoch FROM samples
+             WHERE run_id = ?1 AND error_kind IS NOT NULL
+             ORDER BY task_id, variant, epoch",
+        )?;
+        let rows = stmt.query_map([run_id], |r| {
+            Ok(SampleKey {
+                task_id: r.get(0)?,
+                variant: r.get(1)?,
+                epoch: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Applies the observation retention policy (seed 003 §1): an observation survives if it is
+    /// among the newest `keep_last` (by `started_at`, then insertion order) or started at most
+    /// `keep_days` days before `now` (RFC 3339); every other one is deleted, in one transaction.
+    /// Times compare as instants, whatever their precision. An observation whose `started_at` is
+    /// not a time counts as the oldest. Returns how many were deleted.
+    pub fn prune_observations(&mut self, keep_last: u64, keep_days: u32, now: &str) -> Result<u64> {
+        let cutoff = time_ms(&self.conn, "now", now)? - i64::from(keep_days) * DAY_MS;
+        let keep_last = i64::try_from(keep_last).unwrap_or(i64::MAX);
+        let started = ms_sql("started_at");
+        let tx = self.conn.transaction()?;
+        let n = tx.execute(
+            &format!(
+                "DELETE FROM observations
+                 WHERE ({started} IS NULL OR {started} < ?1)
+                   AND id NOT IN (SELECT id FROM observations ORDER BY {started} DESC, id DESC LIMIT ?2)"
+            ),
+            params![cutoff, keep_last],
+        )?;
+        tx.commit()?;
+        Ok(n as u64)
+    }
+
     /// Checks the database file's integrity (`PRAGMA integrity_check`).
     pub fn integrity_check(&self) -> Result<bool> {
         let r: String = self
@@ -746,6 +849,28 @@ impl Store {
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
         Ok(r == "ok")
     }
+}
+
+fn insert_run_on(conn: &Connection, meta: &RunMeta) -> Result<()> {
+    conn.execute(
+        "INSERT INTO runs (id, suite_name, suite_path, suite_hash, status, started_at, finished_at,
+                           verity_version, scoring, total_samples, meta_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            meta.id,
+            meta.suite.name,
+            meta.suite_path,
+            meta.suite.content_hash,
+            meta.status.as_str(),
+            meta.started_at,
+            meta.finished_at,
+            meta.verity_version,
+            meta.scoring,
+            meta.total_samples as i64,
+            json(meta),
+        ],
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,6 +4,11 @@ use verity_model::*;
 
 use super::*;
 
+mod cache;
+mod merge;
+mod retention;
+mod retry;
+
 fn meta(id: &str, started: &str) -> RunMeta {
     RunMeta {
         id: id.into(),

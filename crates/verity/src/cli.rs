@@ -18,19 +18,22 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     after_help = "Exit codes: 0 ok, 1 gate failed, 2 usage or suite error, 3 infrastructure error, 130 interrupted.\nSee docs/exit-codes.md."
 )]
 pub struct Cli {
+    /// Settings file [default: $VERITY_CONFIG, else ./verity.toml when present]
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Debug, Args, Clone)]
 pub struct DbArgs {
-    /// The results database [default: $VERITY_DB, else .verity/verity.db]
+    /// The results database [default: $VERITY_DB, else verity.toml's [store] path, else .verity/verity.db]
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<PathBuf>,
 }
 
 impl DbArgs {
-    pub fn path(&self) -> PathBuf {
+    pub fn path(&self, config: &crate::config::Config) -> PathBuf {
         self.db
             .clone()
             .or_else(|| {
@@ -38,6 +41,7 @@ impl DbArgs {
                     .filter(|v| !v.is_empty())
                     .map(PathBuf::from)
             })
+            .or_else(|| config.store.path.clone())
             .unwrap_or_else(|| PathBuf::from(".verity/verity.db"))
     }
 }
@@ -70,6 +74,16 @@ pub enum Command {
     Runs(RunsArgs),
     /// Re-score a stored run without calling any model.
     Rescore(RescoreArgs),
+    /// Re-run the samples of a stored run that ended in an infrastructure error.
+    Retry(RetryArgs),
+    /// Combine the shard databases of one run (`run --shard K/N`) into one run.
+    Merge(MergeArgs),
+    /// Inspect or prune the response cache.
+    #[command(subcommand)]
+    Cache(CacheCommand),
+    /// Apply the observation retention policy.
+    #[command(subcommand)]
+    Observations(ObservationsCommand),
     /// Print the exit codes and what they mean.
     ExitCodes,
 }
@@ -77,7 +91,14 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// A suite directory, a suite.toml, or a dataset file (.jsonl / task .toml).
-    pub suite: PathBuf,
+    #[arg(required_unless_present = "resume")]
+    pub suite: Option<PathBuf>,
+    /// Finish an interrupted run (Ctrl-C, crash, kill -9) without re-sending completed samples.
+    #[arg(long, value_name = "RUN", conflicts_with_all = ["suite", "variants", "epochs", "limit", "filter", "provider", "model", "base_url", "api_key_env", "command", "scorers", "shard"])]
+    pub resume: Option<String>,
+    /// Run the K-th of N deterministic slices of the tasks (1-based), e.g. 2/4.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Run only this variant (repeatable).
     #[arg(long = "variant", value_name = "NAME")]
     pub variants: Vec<String>,
@@ -90,9 +111,9 @@ pub struct RunArgs {
     /// Run only tasks whose id matches this glob.
     #[arg(long, value_name = "GLOB")]
     pub filter: Option<String>,
-    /// How many samples are in flight at once.
-    #[arg(long, short = 'j', default_value_t = 5)]
-    pub concurrency: usize,
+    /// How many samples are in flight at once [default: 5, or verity.toml's]
+    #[arg(long, short = 'j')]
+    pub concurrency: Option<usize>,
     /// Use this provider for every variant (mock, openai).
     #[arg(long, value_name = "KIND")]
     pub provider: Option<String>,
@@ -105,6 +126,9 @@ pub struct RunArgs {
     /// The environment variable that holds the API key.
     #[arg(long, value_name = "VAR")]
     pub api_key_env: Option<String>,
+    /// With --provider command: the program to run per sample (a JSON request on stdin, the answer on stdout).
+    #[arg(long, value_name = "COMMAND LINE")]
+    pub command: Option<String>,
     /// Add a scorer (equals, contains, regex, json-valid, identical); repeatable.
     #[arg(long = "scorer", value_name = "KIND")]
     pub scorers: Vec<String>,
@@ -117,17 +141,110 @@ pub struct RunArgs {
     /// Where --format writes.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Per-call time limit in seconds.
-    #[arg(long, default_value_t = 60.0, value_name = "SECONDS")]
-    pub timeout: f64,
-    /// Retries of a failed call (429, 5xx, timeouts, broken connections).
-    #[arg(long, default_value_t = 5)]
-    pub retries: u32,
+    #[command(flatten)]
+    pub exec: ExecArgs,
     /// No progress output and no summary table.
     #[arg(long, short = 'q')]
     pub quiet: bool,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+/// How samples are executed: shared by `run` and `retry`.
+#[derive(Debug, Args, Clone)]
+pub struct ExecArgs {
+    /// Per-call time limit in seconds [default: 60]
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Retries of a failed call (429, 5xx, timeouts, broken connections) [default: 5]
+    #[arg(long)]
+    pub retries: Option<u32>,
+    /// Response cache: live (read and write), replay (cache only, no model calls), refresh (write only), off
+    #[arg(long, value_name = "MODE")]
+    pub cache: Option<String>,
+    /// Refuse to start when the estimated cost exceeds this many USD; stop scheduling when spend reaches it.
+    #[arg(long, value_name = "USD")]
+    pub max_cost: Option<f64>,
+    /// Refuse to start when the estimated tokens exceed this; stop scheduling when usage reaches it.
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct RetryArgs {
+    /// A run id, a unique prefix of one, or `latest`.
+    pub run: String,
+    /// Re-run only samples that ended in an infrastructure error (the only mode there is; required for clarity).
+    #[arg(long, required = true)]
+    pub failed: bool,
+    #[arg(long, short = 'j')]
+    pub concurrency: Option<usize>,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard databases (each from `verity run --shard K/N --db ...`).
+    #[arg(required = true, num_args = 1..)]
+    pub sources: Vec<PathBuf>,
+    /// Where the merged run goes (--db, or the default database).
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Entries, size, per model.
+    Stats(CacheStatsArgs),
+    /// Delete entries (nothing is deleted unless something is selected).
+    Prune(CachePruneArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CacheStatsArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CachePruneArgs {
+    /// Entries created more than this many days ago.
+    #[arg(long, value_name = "DAYS")]
+    pub older_than: Option<u32>,
+    /// Entries of this model.
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Entries of older cache namespaces (written by older verity versions).
+    #[arg(long)]
+    pub other_namespaces: bool,
+    /// Every entry.
+    #[arg(long)]
+    pub all: bool,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ObservationsCommand {
+    /// Keep the newest N observations or the last D days, whichever keeps more.
+    Prune(ObsPruneArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ObsPruneArgs {
+    /// [default: verity.toml's [observations] keep_last, else 1000]
+    #[arg(long, value_name = "N")]
+    pub keep_last: Option<u64>,
+    /// [default: verity.toml's [observations] keep_days, else 30]
+    #[arg(long, value_name = "DAYS")]
+    pub keep_days: Option<u32>,
     #[command(flatten)]
     pub db: DbArgs,
 }

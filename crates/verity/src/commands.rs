@@ -1,31 +1,39 @@
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Write as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
 use verity_model::{
-    ErrorPolicy, Outcome, Provider, ProviderErrorKind, ProviderSpec, SampleRecord, ScorerSpec,
-    SourceLoc, Suite, Variant,
+    ErrorPolicy, Outcome, Provider, ProviderErrorKind, ProviderSpec, RunStatus, SampleKey,
+    SampleRecord, ScorerSpec, Shard, SourceLoc, Suite, Variant,
 };
-use verity_runner::{Execution, PlanOptions, RetryPolicy, RunEvent, Shutdown};
+use verity_runner::{
+    Budget, CacheMode, Execution, LimitSpec, PlanOptions, RetryPolicy, RunEvent, Shutdown,
+};
 use verity_store::Store;
 
 use crate::cli::{
-    Cli, ColorChoice, Command, Format, ListArgs, ReportArgs, RescoreArgs, RunArgs, RunsArgs,
-    ValidateArgs,
+    CacheCommand, Cli, ColorChoice, Command, ExecArgs, Format, ListArgs, MergeArgs,
+    ObservationsCommand, ReportArgs, RescoreArgs, RetryArgs, RunArgs, RunsArgs, ValidateArgs,
 };
+use crate::config::Config;
 use crate::{Failure, exit, progress};
 
 pub fn dispatch(cli: Cli) -> Result<u8, Failure> {
+    let config = Config::load(cli.config.as_deref())?;
     match cli.command {
-        Command::Run(a) => run(a),
+        Command::Run(a) => run(a, &config),
         Command::Validate(a) => validate(a),
         Command::List(a) => list(a),
-        Command::Report(a) => report(a),
-        Command::Runs(a) => runs(a),
-        Command::Rescore(a) => rescore(a),
+        Command::Report(a) => report(a, &config),
+        Command::Runs(a) => runs(a, &config),
+        Command::Rescore(a) => rescore(a, &config),
+        Command::Retry(a) => retry(a, &config),
+        Command::Merge(a) => merge(a, &config),
+        Command::Cache(c) => cache(c, &config),
+        Command::Observations(c) => observations(c, &config),
         Command::ExitCodes => {
             for (code, what) in exit::TABLE {
                 println!("{code:>4}  {what}");
@@ -161,8 +169,11 @@ fn apply_overrides(suite: &mut Suite, a: &RunArgs) {
         });
     }
     for v in &mut suite.variants {
+        // `--provider replay` keeps each variant's provider (the cache key names it) and answers
+        // from the cache only; see `run`.
         if let Some(p) = &a.provider
             && *p != v.provider.kind
+            && p != "replay"
         {
             // A different provider kind: the suite's endpoint settings do not carry over.
             v.provider = ProviderSpec {
@@ -179,6 +190,11 @@ fn apply_overrides(suite: &mut Suite, a: &RunArgs) {
         if let Some(k) = &a.api_key_env {
             v.provider.api_key_env = Some(k.clone());
         }
+        if let Some(c) = &a.command {
+            v.provider
+                .options
+                .insert("command".into(), serde_json::Value::String(c.clone()));
+        }
     }
     for kind in &a.scorers {
         suite.scorers.push(ScorerSpec {
@@ -194,57 +210,95 @@ fn apply_overrides(suite: &mut Suite, a: &RunArgs) {
     }
 }
 
-fn run(a: RunArgs) -> Result<u8, Failure> {
-    let err_tty = std::io::stderr().is_terminal();
-    let color = use_color(a.color, err_tty);
-    if let Some(r) = a.fail_under
-        && !(0.0..=1.0).contains(&r)
-    {
-        return Err(Failure::usage(format!(
-            "--fail-under takes a fraction from 0 to 1, got {r}"
-        )));
-    }
-    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+/// Resolved execution settings: flags over verity.toml over defaults.
+struct ExecSettings {
+    concurrency: usize,
+    timeout: Duration,
+    retry: RetryPolicy,
+    cache: CacheMode,
+    budget: Budget,
+}
+
+fn exec_settings(
+    e: &ExecArgs,
+    concurrency: Option<usize>,
+    config: &Config,
+) -> Result<ExecSettings, Failure> {
+    let timeout = e.timeout.or(config.run.timeout_s).unwrap_or(60.0);
+    if !(timeout > 0.0 && timeout.is_finite()) {
         return Err(Failure::usage(
             "--timeout must be a positive number of seconds",
         ));
     }
-    let mut suite = load_suite(&a.suite, color)?;
-    apply_overrides(&mut suite, &a);
-    let diags: Vec<_> = verity_suite::check(&suite)
-        .into_iter()
-        .filter(|d| d.is_error())
-        .collect();
-    if !diags.is_empty() {
-        for d in &diags {
-            eprintln!("{}", d.render(color));
-        }
-        return Err(Failure::silent(exit::USAGE));
+    let cache_s = e
+        .cache
+        .clone()
+        .or_else(|| config.run.cache.clone())
+        .unwrap_or_else(|| "live".into());
+    let cache = CacheMode::parse(&cache_s).ok_or_else(|| {
+        Failure::usage(format!(
+            "--cache {cache_s:?}: expected live, replay, refresh or off"
+        ))
+    })?;
+    if let Some(c) = e.max_cost
+        && !(c >= 0.0 && c.is_finite())
+    {
+        return Err(Failure::usage(
+            "--max-cost must be a non-negative number of USD",
+        ));
     }
-    if suite.scorers.is_empty() {
-        eprintln!(
-            "warning: suite `{}` has no scorers; every answer will pass (add [[scorers]] or --scorer)",
-            suite.name
-        );
+    let concurrency = concurrency.or(config.run.concurrency).unwrap_or(5);
+    if concurrency == 0 {
+        return Err(Failure::usage("--concurrency must be at least 1"));
     }
-    let plan = verity_runner::plan(
-        suite,
-        &a.suite.display().to_string(),
-        &PlanOptions {
-            variants: a.variants.clone(),
-            epochs: a.epochs,
-            limit: a.limit,
-            filter: a.filter.clone(),
-            concurrency: a.concurrency,
-            shard: None,
+    let d = RetryPolicy::default();
+    Ok(ExecSettings {
+        concurrency,
+        timeout: Duration::from_secs_f64(timeout),
+        retry: RetryPolicy {
+            max_retries: e.retries.or(config.run.retries).unwrap_or(d.max_retries),
+            initial: config
+                .run
+                .backoff_initial_ms
+                .map_or(d.initial, Duration::from_millis),
+            max_delay: config
+                .run
+                .backoff_max_ms
+                .map_or(d.max_delay, Duration::from_millis),
+            jitter: true,
         },
-    )
-    .map_err(|e| Failure::usage(e.to_string()))?;
+        cache,
+        budget: Budget::new(e.max_cost, e.max_tokens),
+    })
+}
+
+fn parse_shard(s: &str) -> Result<Shard, Failure> {
+    let bad = || {
+        Failure::usage(format!(
+            "--shard {s:?}: expected K/N with 1 <= K <= N, e.g. 2/4"
+        ))
+    };
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u32, u32) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok(Shard {
+        index: k - 1,
+        count: n,
+    })
+}
+
+/// Builds every variant's provider; a misconfiguration (missing key…) is a usage error.
+fn build_providers(suite: &Suite) -> Result<HashMap<String, Arc<dyn Provider>>, Failure> {
     let mut providers: HashMap<String, Arc<dyn Provider>> = HashMap::new();
-    for v in &plan.suite.variants {
+    for v in &suite.variants {
         if v.provider.kind.is_empty() {
             return Err(Failure::usage(format!(
-                "variant `{}` names no provider: set `provider` in the suite's [defaults] or pass --provider mock|openai",
+                "variant `{}` names no provider: set `provider` in the suite's [defaults] or pass --provider mock|openai|anthropic|gemini|command",
                 v.name
             )));
         }
@@ -261,16 +315,172 @@ fn run(a: RunArgs) -> Result<u8, Failure> {
         })?;
         providers.insert(v.name.clone(), p);
     }
+    Ok(providers)
+}
 
-    let db = a.db.path();
+fn run(a: RunArgs, config: &Config) -> Result<u8, Failure> {
+    let err_tty = std::io::stderr().is_terminal();
+    let color = use_color(a.color, err_tty);
+    if let Some(r) = a.fail_under
+        && !(0.0..=1.0).contains(&r)
+    {
+        return Err(Failure::usage(format!(
+            "--fail-under takes a fraction from 0 to 1, got {r}"
+        )));
+    }
+    let mut settings = exec_settings(&a.exec, a.concurrency, config)?;
+    if a.provider.as_deref() == Some("replay") {
+        if a.exec.cache.as_deref().is_some_and(|c| c != "replay") {
+            return Err(Failure::usage(
+                "--provider replay answers from the cache only; it cannot be combined with another --cache mode",
+            ));
+        }
+        settings.cache = CacheMode::Replay;
+    }
+    let db = a.db.path(config);
+    let (plan, resume) = match (&a.resume, &a.suite) {
+        (Some(run), _) => {
+            if !db.exists() {
+                return Err(Failure::usage(format!("no database at {}", db.display())));
+            }
+            let store = Store::open(&db)?;
+            let id = store.resolve_run(run)?;
+            let meta = store.load_run(&id)?;
+            if meta.status == RunStatus::Completed {
+                eprintln!("run {id} is already complete; nothing to resume");
+                return Ok(exit::OK);
+            }
+            let mut plan = verity_runner::plan_from_run(&meta);
+            plan.options.concurrency = settings.concurrency;
+            (plan, true)
+        }
+        (None, Some(path)) => {
+            let mut suite = load_suite(path, color)?;
+            apply_overrides(&mut suite, &a);
+            let diags: Vec<_> = verity_suite::check(&suite)
+                .into_iter()
+                .filter(|d| d.is_error())
+                .collect();
+            if !diags.is_empty() {
+                for d in &diags {
+                    eprintln!("{}", d.render(color));
+                }
+                return Err(Failure::silent(exit::USAGE));
+            }
+            if suite.scorers.is_empty() {
+                eprintln!(
+                    "warning: suite `{}` has no scorers; every answer will pass (add [[scorers]] or --scorer)",
+                    suite.name
+                );
+            }
+            let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+            let plan = verity_runner::plan(
+                suite,
+                &path.display().to_string(),
+                &PlanOptions {
+                    variants: a.variants.clone(),
+                    epochs: a.epochs,
+                    limit: a.limit,
+                    filter: a.filter.clone(),
+                    concurrency: settings.concurrency,
+                    shard,
+                },
+            )
+            .map_err(|e| Failure::usage(e.to_string()))?;
+            (plan, false)
+        }
+        (None, None) => return Err(Failure::usage("name a suite to run, or --resume RUN")),
+    };
+    let code = execute_plan(
+        plan,
+        settings,
+        config,
+        &db,
+        resume,
+        None,
+        Output {
+            quiet: a.quiet,
+            color: a.color,
+            err_tty,
+            format: a.format,
+            out: a.out.clone(),
+        },
+    )?;
+    if code != exit::OK {
+        return Ok(code);
+    }
+    let store = Store::open(&db)?;
+    let id = store.resolve_run("latest")?;
+    let meta = store.load_run(&id)?;
+    gate(&meta.suite, &store.load_samples(&id, None)?, a.fail_under)
+}
+
+struct Output {
+    quiet: bool,
+    color: ColorChoice,
+    err_tty: bool,
+    format: Option<Format>,
+    out: Option<PathBuf>,
+}
+
+/// Runs a plan with progress output, then prints the report. Returns OK or INTERRUPTED.
+fn execute_plan(
+    plan: verity_runner::Plan,
+    settings: ExecSettings,
+    config: &Config,
+    db: &Path,
+    resume: bool,
+    only: Option<HashSet<SampleKey>>,
+    out: Output,
+) -> Result<u8, Failure> {
+    let providers = build_providers(&plan.suite)?;
+    let prices = config.prices();
+    let skip: HashSet<SampleKey> = if resume || only.is_some() {
+        let store = Store::open(db)?;
+        let done = store.completed_keys(&plan.run_id)?;
+        match &only {
+            Some(o) => done.into_iter().filter(|k| !o.contains(k)).collect(),
+            None => done,
+        }
+    } else {
+        HashSet::new()
+    };
+    let est = verity_runner::estimate(&plan, &providers, &prices, &skip)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    if settings.cache != CacheMode::Replay {
+        let cost = match est.cost {
+            Some(c) => format!("~${c:.4}"),
+            None => format!("unknown (no price for {})", est.unpriced.join(", ")),
+        };
+        if !out.quiet || settings.budget.max_cost.is_some() || settings.budget.max_tokens.is_some()
+        {
+            eprintln!(
+                "estimate: {} calls, ~{} input + ~{} output tokens, cost {cost} (before cache hits)",
+                est.calls, est.input_tokens, est.output_tokens
+            );
+        }
+        settings
+            .budget
+            .admits(&est)
+            .map_err(|m| Failure::usage(format!("refusing to start: {m}")))?;
+    }
+    let limits: HashMap<String, LimitSpec> = plan
+        .suite
+        .variants
+        .iter()
+        .map(|v| (v.name.clone(), config.limits(&v.name, &v.provider.kind)))
+        .collect();
+
     let run_id = plan.run_id.clone();
     let total = plan.total();
-    let quiet = a.quiet;
+    let quiet = out.quiet;
+    let err_tty = out.err_tty;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Failure::infra(format!("cannot start the async runtime: {e}")))?;
     let shutdown = Shutdown::new();
+    let budget = Arc::new(settings.budget);
     let summary = rt.block_on(async {
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<RunEvent>();
         let sd = shutdown.clone();
@@ -299,10 +509,15 @@ fn run(a: RunArgs) -> Result<u8, Failure> {
         let result = verity_runner::execute(Execution {
             plan,
             providers,
-            store_path: db.clone(),
-            retry: RetryPolicy { max_retries: a.retries, ..RetryPolicy::default() },
-            call_timeout: Duration::from_secs_f64(a.timeout),
-            resume: false,
+            store_path: db.to_owned(),
+            retry: settings.retry,
+            call_timeout: settings.timeout,
+            resume,
+            only,
+            cache: settings.cache,
+            limits,
+            budget: budget.clone(),
+            prices,
             events: tx,
             shutdown: shutdown.clone(),
         })
@@ -315,17 +530,21 @@ fn run(a: RunArgs) -> Result<u8, Failure> {
         other => Failure::infra(other.to_string()),
     })?;
 
-    let store = Store::open(&db)?;
+    let store = Store::open(db)?;
     let meta = store.load_run(&run_id)?;
     let samples = store.load_samples(&run_id, None)?;
     let groups = store.load_groups(&run_id, None)?;
     let view = verity_report::RunView::new(&meta, &samples, &groups);
     if !quiet {
-        let out_color = use_color(a.color, std::io::stdout().is_terminal());
+        let out_color = use_color(out.color, std::io::stdout().is_terminal());
         print!(
             "{}",
             verity_report::render_table(&view, &table_options(out_color))
         );
+        let (cost, tokens) = budget.spent();
+        if tokens > 0 {
+            eprintln!("spent: {tokens} tokens, ${cost:.4} at list prices");
+        }
         eprintln!(
             "run {} stored in {} (verity report {} --format json|md)",
             run_id,
@@ -333,17 +552,17 @@ fn run(a: RunArgs) -> Result<u8, Failure> {
             run_id
         );
     }
-    if let (Some(fmt), Some(out)) = (a.format, &a.out) {
-        write_out(&render(&view, fmt, false), Some(out))?;
+    if let (Some(fmt), Some(path)) = (out.format, &out.out) {
+        write_out(&render(&view, fmt, false), Some(path))?;
     }
-    if summary.status == verity_model::RunStatus::Interrupted {
+    if summary.status == RunStatus::Interrupted {
         eprintln!(
-            "interrupted: {} of {} samples stored; the rest were not run",
-            summary.completed, summary.total
+            "interrupted: {} of {} samples stored; `verity run --resume {}` finishes the rest",
+            summary.completed, summary.total, run_id
         );
         return Ok(exit::INTERRUPTED);
     }
-    gate(&meta.suite, &samples, a.fail_under)
+    Ok(exit::OK)
 }
 
 fn table_options(color: bool) -> verity_report::TableOptions {
@@ -426,7 +645,7 @@ fn gate(suite: &Suite, samples: &[SampleRecord], fail_under: Option<f64>) -> Res
     Ok(if failed { exit::GATE_FAILED } else { exit::OK })
 }
 
-fn report(a: ReportArgs) -> Result<u8, Failure> {
+fn report(a: ReportArgs, config: &Config) -> Result<u8, Failure> {
     if let Some(r) = a.fail_under
         && !(0.0..=1.0).contains(&r)
     {
@@ -434,7 +653,7 @@ fn report(a: ReportArgs) -> Result<u8, Failure> {
             "--fail-under takes a fraction from 0 to 1, got {r}"
         )));
     }
-    let db = a.db.path();
+    let db = a.db.path(config);
     if !db.exists() {
         return Err(Failure::usage(format!(
             "no database at {} (run `verity run` first, or pass --db)",
@@ -460,8 +679,8 @@ fn report(a: ReportArgs) -> Result<u8, Failure> {
     gate(&meta.suite, &samples, a.fail_under)
 }
 
-fn runs(a: RunsArgs) -> Result<u8, Failure> {
-    let db = a.db.path();
+fn runs(a: RunsArgs, config: &Config) -> Result<u8, Failure> {
+    let db = a.db.path(config);
     if !db.exists() {
         if a.format == Format::Json {
             println!("[]");
@@ -515,8 +734,8 @@ fn runs(a: RunsArgs) -> Result<u8, Failure> {
     Ok(exit::OK)
 }
 
-fn rescore(a: RescoreArgs) -> Result<u8, Failure> {
-    let db = a.db.path();
+fn rescore(a: RescoreArgs, config: &Config) -> Result<u8, Failure> {
+    let db = a.db.path(config);
     if !db.exists() {
         return Err(Failure::usage(format!("no database at {}", db.display())));
     }
@@ -539,4 +758,146 @@ fn rescore(a: RescoreArgs) -> Result<u8, Failure> {
         r.scoring, r.samples, r.changed
     );
     Ok(exit::OK)
+}
+
+/// Opens an existing database; a missing one is a usage error.
+fn open_existing(db: &Path) -> Result<Store, Failure> {
+    if !db.exists() {
+        return Err(Failure::usage(format!(
+            "no database at {} (pass --db, or run `verity run` first)",
+            db.display()
+        )));
+    }
+    Ok(Store::open(db)?)
+}
+
+fn retry(a: RetryArgs, config: &Config) -> Result<u8, Failure> {
+    let db = a.db.path(config);
+    let store = open_existing(&db)?;
+    let id = store.resolve_run(&a.run)?;
+    let meta = store.load_run(&id)?;
+    let failed: HashSet<SampleKey> = store.failed_keys(&id)?.into_iter().collect();
+    if failed.is_empty() {
+        eprintln!(
+            "run {id} has no samples that ended in an infrastructure error; nothing to retry"
+        );
+        return Ok(exit::OK);
+    }
+    eprintln!("retrying {} failed samples of run {id}", failed.len());
+    let mut settings = exec_settings(&a.exec, a.concurrency, config)?;
+    // A retry exists to reach the model again: a cached answer cannot be an error, so reading
+    // the cache is pointless, but fresh answers still go into it.
+    if settings.cache == CacheMode::Live {
+        settings.cache = CacheMode::Refresh;
+    }
+    let mut plan = verity_runner::plan_from_run(&meta);
+    plan.options.concurrency = settings.concurrency;
+    drop(store);
+    execute_plan(
+        plan,
+        settings,
+        config,
+        &db,
+        true,
+        Some(failed),
+        Output {
+            quiet: a.quiet,
+            color: ColorChoice::Auto,
+            err_tty: std::io::stderr().is_terminal(),
+            format: None,
+            out: None,
+        },
+    )
+}
+
+fn merge(a: MergeArgs, config: &Config) -> Result<u8, Failure> {
+    let db = a.db.path(config);
+    for s in &a.sources {
+        if !s.is_file() {
+            return Err(Failure::usage(format!(
+                "no shard database at {}",
+                s.display()
+            )));
+        }
+    }
+    let mut store = Store::open(&db)?;
+    let id = verity_runner::new_run_id();
+    let m = store.merge_shards(&a.sources, &id).map_err(|e| match e {
+        verity_store::StoreError::Merge(_) => Failure::usage(e.to_string()),
+        other => Failure::from(other),
+    })?;
+    println!(
+        "merged {} shards into run {} in {}: {} samples, {} observations",
+        m.shards,
+        m.run_id,
+        db.display(),
+        m.samples,
+        m.observations
+    );
+    Ok(exit::OK)
+}
+
+fn now_rfc3339() -> String {
+    jiff::Timestamp::now().to_string()
+}
+
+fn cache(c: CacheCommand, config: &Config) -> Result<u8, Failure> {
+    match c {
+        CacheCommand::Stats(a) => {
+            let db = a.db.path(config);
+            let store = open_existing(&db)?;
+            let st = store.cache_stats()?;
+            println!(
+                "cache namespace {}: {} entries, {} bytes",
+                st.namespace, st.entries, st.bytes
+            );
+            if let (Some(o), Some(n)) = (&st.oldest, &st.newest) {
+                println!("  oldest {o}, newest {n}");
+            }
+            if st.other_namespaces > 0 {
+                println!(
+                    "  {} entries of older namespaces (verity cache prune --other-namespaces)",
+                    st.other_namespaces
+                );
+            }
+            for (provider, model, entries, bytes) in &st.by_model {
+                println!("  {provider}/{model}: {entries} entries, {bytes} bytes");
+            }
+            Ok(exit::OK)
+        }
+        CacheCommand::Prune(a) => {
+            if a.older_than.is_none() && a.model.is_none() && !a.other_namespaces && !a.all {
+                return Err(Failure::usage(
+                    "say what to prune: --older-than DAYS, --model M, --other-namespaces or --all",
+                ));
+            }
+            let db = a.db.path(config);
+            let mut store = open_existing(&db)?;
+            let n = store.cache_prune(&verity_store::CachePrune {
+                older_than_days: a.older_than,
+                model: a.model.clone(),
+                other_namespaces: a.other_namespaces,
+                all: a.all,
+                now: now_rfc3339(),
+            })?;
+            println!("pruned {n} cache entries");
+            Ok(exit::OK)
+        }
+    }
+}
+
+fn observations(c: ObservationsCommand, config: &Config) -> Result<u8, Failure> {
+    match c {
+        ObservationsCommand::Prune(a) => {
+            let db = a.db.path(config);
+            let mut store = open_existing(&db)?;
+            let keep_last = a.keep_last.unwrap_or(config.observations.keep_last);
+            let keep_days = a.keep_days.unwrap_or(config.observations.keep_days);
+            let n = store.prune_observations(keep_last, keep_days, &now_rfc3339())?;
+            println!(
+                "pruned {n} observations (kept the newest {keep_last} or the last {keep_days} days, whichever is more)"
+            );
+            Ok(exit::OK)
+        }
+    }
 }

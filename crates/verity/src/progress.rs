@@ -97,6 +97,15 @@ pub async fn consume(mut rx: UnboundedReceiver<RunEvent>, total: u64, quiet: boo
                     }
                 }
             }
+            RunEvent::BudgetReached { cost, tokens } => {
+                let msg = format!(
+                    "budget reached ({tokens} tokens, ${cost:.4}): no new samples are scheduled"
+                );
+                match &bar {
+                    Some(b) => b.println(msg),
+                    None => eprintln!("{msg}"),
+                }
+            }
             RunEvent::Draining => {
                 let msg = "stopping: no new samples; waiting for the ones in flight";
                 match &bar {

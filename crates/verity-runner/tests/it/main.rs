@@ -7,7 +7,10 @@ use std::time::Duration;
 
 use serde_json::json;
 use verity_model::*;
-use verity_runner::{Execution, PlanOptions, RetryPolicy, RunEvent, Shutdown, execute, plan};
+use verity_runner::{
+    Budget, CacheMode, Execution, LimitSpec, PlanOptions, Prices, RetryPolicy, RunEvent, Shutdown,
+    execute, plan,
+};
 use verity_store::Store;
 use verity_testkit::{FakeServer, Fault};
 
@@ -83,6 +86,33 @@ async fn run(
     shutdown: Shutdown,
     stop_after: Option<usize>,
 ) -> Ran {
+    run_with(
+        s,
+        concurrency,
+        retry,
+        shutdown,
+        stop_after,
+        Knobs::default(),
+    )
+    .await
+}
+
+#[derive(Default)]
+struct Knobs {
+    cache: Option<CacheMode>,
+    limits: Option<LimitSpec>,
+    budget: Option<Budget>,
+    providers: Option<HashMap<String, Arc<dyn Provider>>>,
+}
+
+async fn run_with(
+    s: Suite,
+    concurrency: usize,
+    retry: RetryPolicy,
+    shutdown: Shutdown,
+    stop_after: Option<usize>,
+    knobs: Knobs,
+) -> Ran {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.db");
     let p = plan(
@@ -94,16 +124,23 @@ async fn run(
         },
     )
     .unwrap();
-    let providers: HashMap<String, Arc<dyn Provider>> = p
+    let providers: HashMap<String, Arc<dyn Provider>> = knobs.providers.unwrap_or_else(|| {
+        p.suite
+            .variants
+            .iter()
+            .map(|v| {
+                (
+                    v.name.clone(),
+                    verity_providers::build(&v.provider).unwrap(),
+                )
+            })
+            .collect()
+    });
+    let limits = p
         .suite
         .variants
         .iter()
-        .map(|v| {
-            (
-                v.name.clone(),
-                verity_providers::build(&v.provider).unwrap(),
-            )
-        })
+        .map(|v| (v.name.clone(), knobs.limits.clone().unwrap_or_default()))
         .collect();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let sd = shutdown.clone();
@@ -128,6 +165,11 @@ async fn run(
         retry,
         call_timeout: Duration::from_secs(10),
         resume: false,
+        only: None,
+        cache: knobs.cache.unwrap_or(CacheMode::Off),
+        limits,
+        budget: Arc::new(knobs.budget.unwrap_or_default()),
+        prices: Prices::with_overrides(&BTreeMap::new()),
         events: tx,
         shutdown,
     })
@@ -339,4 +381,228 @@ async fn cross_epoch_scorer_sees_all_epochs_and_folds_into_outcomes() {
         again.iter().map(|s| s.outcome).collect::<Vec<_>>(),
         samples.iter().map(|s| s.outcome).collect::<Vec<_>>()
     );
+}
+
+/// Stands in for a model API that fails `fail_first` times with a 503, then answers; records
+/// when each call arrived on tokio's clock.
+struct Flaky {
+    fail_first: usize,
+    calls: std::sync::Mutex<Vec<tokio::time::Instant>>,
+}
+
+impl Provider for Flaky {
+    fn kind(&self) -> &str {
+        "flaky"
+    }
+    fn model(&self) -> &str {
+        "flaky-1"
+    }
+    fn endpoint(&self) -> String {
+        "test://flaky".into()
+    }
+    fn generate<'a>(
+        &'a self,
+        req: &'a GenerateRequest,
+    ) -> BoxFuture<'a, Result<Generation, ProviderError>> {
+        Box::pin(async move {
+            let n = {
+                let mut c = self.calls.lock().unwrap();
+                c.push(tokio::time::Instant::now());
+                c.len()
+            };
+            if n <= self.fail_first {
+                return Err(ProviderError::new(
+                    ProviderErrorKind::Server { status: 503 },
+                    "overloaded",
+                ));
+            }
+            Ok(Generation {
+                text: req.task.target[0].clone(),
+                ..Generation::default()
+            })
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn backoff_follows_the_policy_on_the_clock() {
+    let flaky = Arc::new(Flaky {
+        fail_first: 3,
+        calls: std::sync::Mutex::new(Vec::new()),
+    });
+    let providers: HashMap<String, Arc<dyn Provider>> =
+        HashMap::from([("v".to_owned(), flaky.clone() as Arc<dyn Provider>)]);
+    let policy = RetryPolicy {
+        jitter: false,
+        ..RetryPolicy::default()
+    };
+    let r = run_with(
+        suite(1, mock(0), vec![scorer("equals", json!({}))], 1),
+        1,
+        policy,
+        Shutdown::new(),
+        None,
+        Knobs {
+            providers: Some(providers),
+            ..Knobs::default()
+        },
+    )
+    .await;
+    assert_eq!(r.summary.passed, 1);
+    let calls = flaky.calls.lock().unwrap().clone();
+    let gaps: Vec<u128> = calls
+        .windows(2)
+        .map(|w| (w[1] - w[0]).as_millis())
+        .collect();
+    assert_eq!(gaps, [500, 1000, 2000], "500 ms initial, doubling");
+}
+
+#[tokio::test(start_paused = true)]
+async fn requests_per_minute_are_respected() {
+    let limits = LimitSpec {
+        rpm: Some(60),
+        ..LimitSpec::default()
+    };
+    let t0 = tokio::time::Instant::now();
+    let r = run_with(
+        suite(70, mock(0), vec![], 1),
+        8,
+        fast_retry(),
+        Shutdown::new(),
+        None,
+        Knobs {
+            limits: Some(limits),
+            ..Knobs::default()
+        },
+    )
+    .await;
+    assert_eq!(r.summary.completed, 70);
+    let secs = t0.elapsed().as_secs_f64();
+    // 60 at once, then one a second.
+    assert!(
+        (9.5..12.0).contains(&secs),
+        "70 requests at 60/min took {secs:.1}s of tokio time"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn token_budget_stops_scheduling_and_keeps_finished_work() {
+    let server = FakeServer::start().await;
+    let r = run_with(
+        suite(40, openai(&server), vec![scorer("equals", json!({}))], 1),
+        1,
+        fast_retry(),
+        Shutdown::new(),
+        None,
+        Knobs {
+            budget: Some(Budget::new(None, Some(60))),
+            ..Knobs::default()
+        },
+    )
+    .await;
+    assert_eq!(r.summary.status, RunStatus::Interrupted);
+    assert!(
+        r.summary.completed > 0 && r.summary.completed < 40,
+        "{}",
+        r.summary.completed
+    );
+    assert!(
+        r.events
+            .iter()
+            .any(|e| matches!(e, RunEvent::BudgetReached { tokens, .. } if *tokens >= 60))
+    );
+    let obs = r.store.observations(&r.summary.run_id).unwrap();
+    let used: u64 = obs.iter().map(|o| o.input_tokens + o.output_tokens).sum();
+    // The run stops within one in-flight call of the limit.
+    let per_call = used / r.summary.completed;
+    assert!(used >= 60 && used < 60 + 2 * per_call, "used {used} tokens");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cache_live_then_replay_calls_no_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = FakeServer::start().await;
+    let s = suite(5, openai(&server), vec![scorer("equals", json!({}))], 1);
+    let db = dir.path().join("c.db");
+    let go = |s: Suite, mode: CacheMode| {
+        let db = db.clone();
+        async move {
+            let p = plan(
+                s,
+                "mem",
+                &PlanOptions {
+                    concurrency: 2,
+                    ..PlanOptions::default()
+                },
+            )
+            .unwrap();
+            let providers: HashMap<String, Arc<dyn Provider>> = p
+                .suite
+                .variants
+                .iter()
+                .map(|v| {
+                    (
+                        v.name.clone(),
+                        verity_providers::build(&v.provider).unwrap(),
+                    )
+                })
+                .collect();
+            let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+            execute(Execution {
+                plan: p,
+                providers,
+                store_path: db,
+                retry: fast_retry(),
+                call_timeout: Duration::from_secs(10),
+                resume: false,
+                only: None,
+                cache: mode,
+                limits: HashMap::new(),
+                budget: Arc::new(Budget::default()),
+                prices: Prices::default(),
+                events: tx,
+                shutdown: Shutdown::new(),
+            })
+            .await
+            .unwrap()
+        }
+    };
+    let first = go(s.clone(), CacheMode::Live).await;
+    assert_eq!(first.passed, 5);
+    assert_eq!(server.stats().requests, 5);
+    let second = go(s.clone(), CacheMode::Live).await;
+    assert_eq!(second.passed, 5);
+    assert_eq!(
+        server.stats().requests,
+        5,
+        "live mode answered from the cache"
+    );
+    let store = Store::open(&db).unwrap();
+    assert!(
+        store
+            .load_samples(&second.run_id, None)
+            .unwrap()
+            .iter()
+            .all(|s| s.response.cache_hit)
+    );
+    let replay = go(s.clone(), CacheMode::Replay).await;
+    assert_eq!(replay.passed, 5);
+    // Another epoch is another answer: replay misses, naming the sample.
+    let mut two = s.clone();
+    two.epochs = 2;
+    let r2 = go(two, CacheMode::Replay).await;
+    assert_eq!((r2.passed, r2.errors), (5, 5));
+    let missed = store
+        .load_samples(&r2.run_id, None)
+        .unwrap()
+        .into_iter()
+        .find(|s| s.response.is_error())
+        .unwrap();
+    let e = missed.response.error.unwrap();
+    assert_eq!(e.kind, "cache_miss");
+    assert!(e.message.contains(&missed.key.task_id), "{}", e.message);
+    let refresh = go(s.clone(), CacheMode::Refresh).await;
+    assert_eq!(refresh.passed, 5);
+    assert_eq!(server.stats().requests, 10, "refresh calls the model again");
+    assert_eq!(server.stats().requests, 10);
 }

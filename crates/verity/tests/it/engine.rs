@@ -1,0 +1,435 @@
+//! The run engine through the CLI: resume after crashes, retry of failed samples, shards and
+//! merge, the cache and its maintenance commands, budgets.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::support::*;
+
+fn slow_suite(dir: &std::path::Path, n: usize, latency_ms: u64) {
+    let mut tasks = String::new();
+    for i in 0..n {
+        tasks.push_str(&format!(
+            "{{\"id\": \"t{i:03}\", \"input\": \"{i} + 1\", \"target\": \"{}\"}}\n",
+            i + 1
+        ));
+    }
+    write_tree(
+        dir,
+        &[
+            (
+                "s/suite.toml",
+                &format!(
+                    "name = \"slow\"\ntasks = \"tasks.jsonl\"\n[defaults]\nprovider = \"mock\"\noptions = {{ latency_ms = {latency_ms} }}\n[[scorers]]\nkind = \"equals\"\n"
+                ),
+            ),
+            ("s/tasks.jsonl", &tasks),
+        ],
+    );
+}
+
+fn completed(db: &std::path::Path) -> u64 {
+    verity_store::Store::open(db)
+        .ok()
+        .and_then(|s| s.list_runs().ok())
+        .and_then(|r| r.first().map(|r| r.completed))
+        .unwrap_or(0)
+}
+
+/// Kill the run with SIGKILL at several points, resume each time, and finish: every sample is
+/// stored exactly once and no completed sample was sent to the model twice.
+#[test]
+fn kill_and_resume_repeatedly_loses_and_duplicates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    slow_suite(dir.path(), 240, 8);
+    let db = dir.path().join("r.db");
+    // Deterministic "random" kill points: after 15, 70 and 140 samples have been committed.
+    for (round, at) in [15u64, 70, 140].into_iter().enumerate() {
+        let mut cmd = verity(dir.path());
+        if round == 0 {
+            cmd.args(["run", "s"]);
+        } else {
+            cmd.args(["run", "--resume", "latest"]);
+        }
+        let mut child = cmd
+            .args(["-j", "3", "--quiet", "--cache", "off", "--db"])
+            .arg(&db)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while completed(&db) < at {
+            assert!(Instant::now() < deadline, "no progress in round {round}");
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "finished before the kill in round {round}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let store = verity_store::Store::open(&db).unwrap();
+        assert!(store.integrity_check().unwrap());
+    }
+    let out = run_ok(
+        verity(dir.path())
+            .args([
+                "run", "--resume", "latest", "-j", "3", "--quiet", "--cache", "off", "--db",
+            ])
+            .arg(&db),
+    );
+    assert!(stdout(&out).is_empty());
+    let store = verity_store::Store::open(&db).unwrap();
+    let runs = store.list_runs().unwrap();
+    assert_eq!(runs.len(), 1, "resume continues the same run");
+    assert_eq!(runs[0].status, verity_model::RunStatus::Completed);
+    let samples = store.load_samples(&runs[0].id, None).unwrap();
+    assert_eq!(samples.len(), 240);
+    assert!(
+        samples
+            .iter()
+            .all(|s| s.outcome == verity_model::Outcome::Pass)
+    );
+    // Each sample was answered by exactly one stored call: nothing completed was re-sent.
+    let mut per_key: HashMap<String, usize> = HashMap::new();
+    for o in store.observations(&runs[0].id).unwrap() {
+        *per_key.entry(o.key.to_string()).or_default() += 1;
+    }
+    assert_eq!(per_key.len(), 240);
+    assert!(
+        per_key.values().all(|n| *n == 1),
+        "a completed sample was sent again"
+    );
+    // Resuming a finished run is a no-op.
+    let out = run_ok(
+        verity(dir.path())
+            .args(["run", "--resume", "latest", "--db"])
+            .arg(&db),
+    );
+    assert!(stderr(&out).contains("already complete"));
+}
+
+#[test]
+fn retry_failed_reruns_only_errored_samples() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(verity_testkit::FakeServer::start());
+    let dir = tempfile::tempdir().unwrap();
+    let mut data = String::new();
+    for i in 0..12 {
+        data.push_str(&format!(
+            "{{\"id\": \"q{i:02}\", \"input\": \"{i} + {i}\", \"target\": \"{}\"}}\n",
+            2 * i
+        ));
+    }
+    write_tree(dir.path(), &[("q.jsonl", &data)]);
+    // Three requests fail with a non-retryable 400.
+    server.fail_next(3, verity_testkit::Fault::status(400));
+    let base = [
+        "run",
+        "q.jsonl",
+        "--provider",
+        "openai",
+        "--model",
+        "m",
+        "--scorer",
+        "equals",
+        "-j",
+        "1",
+        "--quiet",
+        "--db",
+        "v.db",
+        "--base-url",
+    ];
+    run_ok(verity(dir.path()).args(base).arg(server.base_url()));
+    let report = |dir: &std::path::Path| -> Value {
+        serde_json::from_str(&stdout(&run_ok(
+            verity(dir).args(["report", "latest", "--format", "json", "--db", "v.db"]),
+        )))
+        .unwrap()
+    };
+    let before = report(dir.path());
+    let errors = |v: &Value| {
+        v["per_task"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["variants"]["default"]["epochs"][0]["outcome"] == "error")
+            .count()
+    };
+    assert_eq!(errors(&before), 3);
+    let requests = server.stats().requests;
+    let out = verity(dir.path())
+        .args(["retry", "latest", "--failed", "--quiet", "--db", "v.db"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("retrying 3 failed samples"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        server.stats().requests,
+        requests + 3,
+        "only the failed samples were sent again"
+    );
+    let after = report(dir.path());
+    assert_eq!(errors(&after), 0);
+    let store = verity_store::Store::open(&dir.path().join("v.db")).unwrap();
+    let id = store.resolve_run("latest").unwrap();
+    assert_eq!(
+        store.observations(&id).unwrap().len(),
+        15,
+        "the failed attempts stay as history"
+    );
+    assert_eq!(
+        store.list_runs().unwrap()[0].status,
+        verity_model::RunStatus::Completed
+    );
+    // Nothing left to retry.
+    let out = run_ok(verity(dir.path()).args(["retry", "latest", "--failed", "--db", "v.db"]));
+    assert!(stderr(&out).contains("nothing to retry"));
+}
+
+#[test]
+fn shards_merge_into_the_same_results_as_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = repo_root();
+    let suite = root.join("suites/example");
+    let full = dir.path().join("full.db");
+    run_ok(
+        verity(dir.path())
+            .arg("run")
+            .arg(&suite)
+            .args(["--quiet", "--db"])
+            .arg(&full),
+    );
+    let mut shards = Vec::new();
+    for k in 1..=3 {
+        let db = dir.path().join(format!("shard{k}.db"));
+        run_ok(
+            verity(dir.path())
+                .arg("run")
+                .arg(&suite)
+                .args(["--quiet", "--shard", &format!("{k}/3"), "--db"])
+                .arg(&db),
+        );
+        shards.push(db);
+    }
+    let merged = dir.path().join("merged.db");
+    let out = run_ok(
+        verity(dir.path())
+            .arg("merge")
+            .args(&shards)
+            .arg("--db")
+            .arg(&merged),
+    );
+    assert!(stdout(&out).contains("merged 3 shards"), "{}", stdout(&out));
+    let outcomes = |db: &std::path::Path| -> BTreeMap<String, String> {
+        let v: Value = serde_json::from_str(&stdout(&run_ok(
+            verity(dir.path())
+                .args(["report", "latest", "--format", "json", "--db"])
+                .arg(db),
+        )))
+        .unwrap();
+        let mut m = BTreeMap::new();
+        for t in v["per_task"].as_array().unwrap() {
+            for (var, r) in t["variants"].as_object().unwrap() {
+                m.insert(
+                    format!("{}/{var}", t["id"].as_str().unwrap()),
+                    r["epochs"][0]["outcome"].as_str().unwrap().to_owned(),
+                );
+            }
+        }
+        m
+    };
+    let (a, b) = (outcomes(&full), outcomes(&merged));
+    assert_eq!(a.len(), 20);
+    assert_eq!(a, b);
+    // A missing shard is refused with a usage error.
+    let out = verity(dir.path())
+        .arg("merge")
+        .args(&shards[..2])
+        .arg("--db")
+        .arg(dir.path().join("bad.db"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("3/3"), "{}", stderr(&out));
+}
+
+#[test]
+fn cache_stats_prune_and_replay_from_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    slow_suite(dir.path(), 6, 0);
+    run_ok(verity(dir.path()).args(["run", "s", "--quiet", "--db", "c.db"]));
+    let st = stdout(&run_ok(
+        verity(dir.path()).args(["cache", "stats", "--db", "c.db"]),
+    ));
+    assert!(st.contains("6 entries"), "{st}");
+    // Replay answers every sample from the cache.
+    run_ok(verity(dir.path()).args([
+        "run",
+        "s",
+        "--quiet",
+        "--provider",
+        "replay",
+        "--db",
+        "c.db",
+        "--fail-under",
+        "1",
+    ]));
+    let out = verity(dir.path())
+        .args(["cache", "prune", "--db", "c.db"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "prune without a selection deletes nothing"
+    );
+    let out = run_ok(verity(dir.path()).args(["cache", "prune", "--all", "--db", "c.db"]));
+    assert!(stdout(&out).contains("pruned 6"), "{}", stdout(&out));
+    // With the cache empty, replay fails every sample as an error naming it.
+    let out = verity(dir.path())
+        .args([
+            "run",
+            "s",
+            "--quiet",
+            "--cache",
+            "replay",
+            "--db",
+            "c.db",
+            "--fail-under",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&run_ok(
+        verity(dir.path()).args(["report", "latest", "--format", "json", "--db", "c.db"]),
+    )))
+    .unwrap();
+    let e = &v["per_task"][0]["variants"]["default"]["epochs"][0]["error"];
+    assert!(e.to_string().contains("cache_miss"), "{e}");
+    let out = run_ok(verity(dir.path()).args([
+        "observations",
+        "prune",
+        "--keep-last",
+        "3",
+        "--keep-days",
+        "0",
+        "--db",
+        "c.db",
+    ]));
+    assert!(stdout(&out).contains("pruned"), "{}", stdout(&out));
+}
+
+#[test]
+fn budget_and_config_file() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(verity_testkit::FakeServer::start());
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[(
+            "q.jsonl",
+            "{\"id\": \"a\", \"input\": \"1 + 1\", \"target\": \"2\"}\n{\"id\": \"b\", \"input\": \"2 + 2\", \"target\": \"4\"}\n",
+        )],
+    );
+    let args = [
+        "run",
+        "q.jsonl",
+        "--provider",
+        "openai",
+        "--model",
+        "gpt-4o",
+        "--scorer",
+        "equals",
+        "--db",
+        "v.db",
+        "--base-url",
+    ];
+    // gpt-4o list price: the estimate (2 calls x 256 output tokens) is above a tenth of a cent.
+    let out = verity(dir.path())
+        .args(args)
+        .arg(server.base_url())
+        .args(["--max-cost", "0.001"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exceeds --max-cost"),
+        "{}",
+        stderr(&out)
+    );
+    let out = verity(dir.path())
+        .args(args)
+        .arg(server.base_url())
+        .args(["--max-tokens", "10"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(server.stats().requests, 0, "refused before any call");
+    // An unknown model price with --max-cost is refused too, naming the model.
+    let out = verity(dir.path())
+        .args([
+            "run",
+            "q.jsonl",
+            "--provider",
+            "openai",
+            "--model",
+            "house-model",
+            "--scorer",
+            "equals",
+            "--db",
+            "v.db",
+            "--max-cost",
+            "1",
+            "--base-url",
+        ])
+        .arg(server.base_url())
+        .output()
+        .unwrap();
+    assert!(stderr(&out).contains("house-model"), "{}", stderr(&out));
+    // verity.toml prices it and sets the database path.
+    write_tree(
+        dir.path(),
+        &[(
+            "verity.toml",
+            "[store]\npath = \"from-config.db\"\n[prices.\"house-model\"]\ninput = 0.0\noutput = 0.0\n",
+        )],
+    );
+    let out = verity(dir.path())
+        .args([
+            "run",
+            "q.jsonl",
+            "--provider",
+            "openai",
+            "--model",
+            "house-model",
+            "--scorer",
+            "equals",
+            "--max-cost",
+            "1",
+            "--quiet",
+            "--base-url",
+        ])
+        .arg(server.base_url())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(dir.path().join("from-config.db").exists());
+    // A bad configuration is a usage error with its location.
+    write_tree(dir.path(), &[("verity.toml", "[run]\nconcurrancy = 2\n")]);
+    let out = verity(dir.path()).args(["runs"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("verity.toml") && stderr(&out).contains("line 2"),
+        "{}",
+        stderr(&out)
+    );
+}
