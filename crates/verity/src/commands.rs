@@ -834,6 +834,12 @@ fn merge(a: MergeArgs, config: &Config) -> Result<u8, Failure> {
         m.samples,
         m.observations
     );
+    if m.split_groups > 0 {
+        eprintln!(
+            "warning: {} cross-task groups were split across shards and judged in parts; `verity rescore {}` judges them whole",
+            m.split_groups, m.run_id
+        );
+    }
     Ok(exit::OK)
 }
 

@@ -606,3 +606,112 @@ async fn cache_live_then_replay_calls_no_model() {
     assert_eq!(server.stats().requests, 10, "refresh calls the model again");
     assert_eq!(server.stats().requests, 10);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn survives_a_429_burst_where_every_request_fails_for_a_while() {
+    let server = FakeServer::start().await;
+    // The first 30 requests all get 429: with 10 samples in flight that is every request of
+    // the first three rounds.
+    server.fail_next(30, Fault::rate_limited("0"));
+    let policy = RetryPolicy {
+        max_retries: 10,
+        ..fast_retry()
+    };
+    let r = run(
+        suite(10, openai(&server), vec![scorer("equals", json!({}))], 1),
+        10,
+        policy,
+        Shutdown::new(),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (r.summary.completed, r.summary.passed, r.summary.errors),
+        (10, 10, 0)
+    );
+    let obs = r.store.observations(&r.summary.run_id).unwrap();
+    assert_eq!(
+        obs.iter()
+            .filter(|o| o.error_kind.as_deref() == Some("rate_limited"))
+            .count(),
+        30
+    );
+    assert_eq!(server.pending_faults(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_after_is_honoured() {
+    let server = FakeServer::start().await;
+    server.push_faults([Fault::rate_limited("0.4")]);
+    let t0 = std::time::Instant::now();
+    let r = run(
+        suite(1, openai(&server), vec![], 1),
+        1,
+        fast_retry(),
+        Shutdown::new(),
+        None,
+    )
+    .await;
+    assert_eq!(r.summary.completed, 1);
+    let e = t0.elapsed();
+    // Retry-After is capped by the policy's max_delay (20 ms in fast_retry)…
+    assert!(e < Duration::from_millis(350), "{e:?}");
+    // …and honoured in full below the cap.
+    let policy = RetryPolicy {
+        max_delay: Duration::from_secs(5),
+        ..fast_retry()
+    };
+    server.push_faults([Fault::rate_limited("0.4")]);
+    let t1 = std::time::Instant::now();
+    let r = run(
+        suite(1, openai(&server), vec![], 1),
+        1,
+        policy,
+        Shutdown::new(),
+        None,
+    )
+    .await;
+    assert_eq!(r.summary.passed + r.summary.failed, 1);
+    assert!(
+        t1.elapsed() >= Duration::from_millis(400),
+        "waited only {:?}",
+        t1.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hanging_server_times_out_and_the_retry_succeeds() {
+    let server = FakeServer::start().await;
+    server.push_faults([
+        Fault::Hang,
+        Fault::Truncated,
+        Fault::SlowBody {
+            chunk_delay: Duration::from_millis(400),
+        },
+    ]);
+    let mut spec = openai(&server);
+    spec.options.insert("timeout_s".into(), json!(0.3));
+    let t0 = std::time::Instant::now();
+    let r = run(
+        suite(2, spec, vec![scorer("equals", json!({}))], 1),
+        1,
+        fast_retry(),
+        Shutdown::new(),
+        None,
+    )
+    .await;
+    assert_eq!(r.summary.passed, 2);
+    assert!(
+        t0.elapsed() < Duration::from_secs(5),
+        "no hang: {:?}",
+        t0.elapsed()
+    );
+    let kinds: Vec<_> = r
+        .store
+        .observations(&r.summary.run_id)
+        .unwrap()
+        .into_iter()
+        .filter_map(|o| o.error_kind)
+        .collect();
+    assert_eq!(kinds, ["timeout", "connection", "timeout"]);
+}

@@ -42,6 +42,7 @@ fn openai_endpoint_end_to_end_without_leaking_the_key() {
             ]),
     );
     let table = stdout(&out);
+    let log = stderr(&out);
     let v: serde_json::Value = serde_json::from_str(&stdout(&run_ok(
         verity(dir.path()).args(["report", "latest", "--format", "json", "--db", "v.db"]),
     )))
@@ -64,7 +65,12 @@ fn openai_endpoint_end_to_end_without_leaking_the_key() {
     let md = stdout(&run_ok(
         verity(dir.path()).args(["report", "latest", "--format", "md", "--db", "v.db"]),
     ));
-    for (what, text) in [("table", table), ("markdown", md), ("json", v.to_string())] {
+    for (what, text) in [
+        ("table", table),
+        ("log", log),
+        ("markdown", md),
+        ("json", v.to_string()),
+    ] {
         assert!(!text.contains(key), "the key leaked into the {what} report");
     }
     for f in std::fs::read_dir(dir.path()).unwrap() {
