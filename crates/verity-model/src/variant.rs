@@ -3,8 +3,8 @@ use serde_json::{Map, Value};
 
 /// Which provider answers a variant's samples, and how to reach it.
 ///
-/// `kind` names a provider implementation (`mock`, `openai`, later `anthropic`, `gemini`,
-/// `local`, `command`, `replay`). Keys that only one provider understands live in `options`.
+/// `kind` names a provider implementation (`mock`, `openai`, `anthropic`, `gemini`, `command`,
+/// `local`; `replay` on the command line). Keys that only one provider understands live in `options`.
 /// API keys are never stored here: only the *name* of the environment variable holding one.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProviderSpec {

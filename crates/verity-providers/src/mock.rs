@@ -83,6 +83,11 @@ impl Provider for MockProvider {
         "mock".to_owned()
     }
 
+    /// The answer comes from the task's metadata and target, not from the messages.
+    fn answer_depends_on_task(&self) -> bool {
+        true
+    }
+
     fn generate<'a>(
         &'a self,
         req: &'a GenerateRequest,

@@ -1,24 +1,24 @@
 //! The `openai` provider: any server speaking OpenAI's `POST /v1/chat/completions`.
 
-use std::time::Duration;
-
-use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
-use reqwest::{Client, Url};
+use reqwest::Url;
+use reqwest::header::{AUTHORIZATION, HeaderMap};
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use verity_model::{
     BoxFuture, ChatMessage, GenParams, GenerateRequest, Generation, Provider, ProviderError,
     ProviderErrorKind, ProviderSpec, ToolCall, Usage,
 };
 
-use crate::http::{describe, excerpt, status_kind, transport_kind};
-use crate::options::{Options, config_error};
+use crate::http::{
+    HTTP_OPTIONS, HttpCore, excerpt, join_segments, key_env_name, parse_base_url, read_key,
+    required_model, secret_header, status_kind,
+};
+use crate::options::Options;
 
 const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 const OPENAI_HOST: &str = "api.openai.com";
 const DEFAULT_KEY_ENV: &str = "OPENAI_API_KEY";
-const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A driver for OpenAI-compatible chat-completion APIs (OpenAI itself, vLLM, llama.cpp's
 /// server, Ollama, LiteLLM, …).
@@ -29,47 +29,23 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// the provider is built and lives only in a sensitive `Authorization` header value: it is
 /// never part of `Debug` output, [`Provider::endpoint`], or an error message.
 ///
+/// A key is needed for `api.openai.com` (`OPENAI_API_KEY` unless `api_key_env` names another
+/// variable); other servers get one only when `api_key_env` is set.
+///
 /// Options: `timeout_s` (per call, body included; default 60), `json_mode` (ask for a JSON
 /// object), `extra_body` (a table merged into every request body, overriding), `headers` (a
 /// table of extra request headers).
 pub struct OpenAiProvider {
-    client: Client,
-    model: String,
-    /// The base URL without credentials, query or trailing slash.
-    endpoint: String,
+    core: HttpCore,
     url: Url,
-    timeout: Duration,
     json_mode: bool,
-    extra_body: Option<Map<String, Value>>,
-    extra_header_names: Vec<String>,
-    /// Kept only to scrub it from error messages, should a server echo it back.
-    key: Option<String>,
 }
 
 impl std::fmt::Debug for OpenAiProvider {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenAiProvider")
-            .field("model", &self.model)
-            .field("endpoint", &self.endpoint)
-            .field("timeout", &self.timeout)
-            .field("json_mode", &self.json_mode)
-            .field(
-                "extra_body",
-                &self
-                    .extra_body
-                    .as_ref()
-                    .map(|m| m.keys().collect::<Vec<_>>()),
-            )
-            .field("extra_headers", &self.extra_header_names)
-            .field(
-                "api_key",
-                &if self.key.is_some() {
-                    "<redacted>"
-                } else {
-                    "<none>"
-                },
-            )
-            .finish()
+        let mut d = f.debug_struct("OpenAiProvider");
+        self.core.debug_fields(&mut d);
+        d.field("json_mode", &self.json_mode).finish()
     }
 }
 
@@ -83,193 +59,50 @@ impl OpenAiProvider {
         spec: &ProviderSpec,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<OpenAiProvider, ProviderError> {
+        debug_assert!(HTTP_OPTIONS.iter().all(|o| Self::OPTIONS.contains(o)));
         let kind = spec.kind.as_str();
         let options = Options::new(spec, Self::OPTIONS)?;
-        let model = match spec.model.as_deref().map(str::trim) {
-            Some(m) if !m.is_empty() => m.to_owned(),
-            _ => return Err(config_error(kind, "`model` is required")),
-        };
-        let (base, endpoint) = parse_base_url(kind, spec.base_url.as_deref())?;
-        let mut url = base.clone();
-        url.set_path(&format!(
-            "{}/chat/completions",
-            base.path().trim_end_matches('/')
-        ));
+        let model = required_model(spec)?;
+        let (base, endpoint) = parse_base_url(kind, spec.base_url.as_deref(), DEFAULT_BASE_URL)?;
+        let url = join_segments(&base, &["chat", "completions"]);
 
-        let key_env = match spec.api_key_env.as_deref() {
-            Some(name) if name.trim().is_empty() => {
-                return Err(config_error(kind, "`api_key_env` is empty"));
-            }
-            Some(name) => Some(name),
-            None if base.host_str() == Some(OPENAI_HOST) => Some(DEFAULT_KEY_ENV),
-            None => None,
-        };
-        let key = match key_env {
-            None => None,
-            Some(name) => match env(name).filter(|v| !v.trim().is_empty()) {
-                Some(value) => Some(value.trim().to_owned()),
-                None => {
-                    return Err(config_error(
-                        kind,
-                        format!(
-                            "the API key environment variable `{}` is not set or empty",
-                            name
-                        ),
-                    ));
-                }
-            },
-        };
-
-        let timeout = options
-            .duration("timeout_s", 1.0, true)?
-            .unwrap_or(DEFAULT_TIMEOUT);
-        let json_mode = options.bool("json_mode")?.unwrap_or(false);
-        let extra_body = options
-            .object("extra_body")?
-            .filter(|m| !m.is_empty())
-            .cloned();
-
+        let default_env = (base.host_str() == Some(OPENAI_HOST)).then_some(DEFAULT_KEY_ENV);
         let mut headers = HeaderMap::new();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        if let (Some(key), Some(name)) = (&key, key_env) {
-            let mut value = HeaderValue::from_str(&format!("Bearer {}", key)).map_err(|_| {
-                config_error(
-                    kind,
-                    format!(
-                        "the API key in `{}` has characters not allowed in a header",
-                        name
-                    ),
-                )
-            })?;
-            value.set_sensitive(true);
-            headers.insert(AUTHORIZATION, value);
+        let mut key = None;
+        if let Some(name) = key_env_name(spec, default_env)? {
+            let value = read_key(kind, name, env)?;
+            headers.insert(
+                AUTHORIZATION,
+                secret_header(kind, name, &format!("Bearer {}", value))?,
+            );
+            key = Some(value);
         }
-        let mut extra_header_names = Vec::new();
-        for (name, value) in options.object("headers")?.into_iter().flatten() {
-            let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
-                config_error(kind, format!("`headers`: `{}` is not a header name", name))
-            })?;
-            let mut value = value
-                .as_str()
-                .and_then(|v| HeaderValue::from_str(v).ok())
-                .ok_or_else(|| {
-                    config_error(
-                        kind,
-                        format!("`headers.{}` must be a string valid in a header", name),
-                    )
-                })?;
-            value.set_sensitive(true);
-            headers.insert(header, value);
-            extra_header_names.push(name.clone());
-        }
-
-        let mut builder = Client::builder()
-            .default_headers(headers)
-            .user_agent(concat!("verity/", env!("CARGO_PKG_VERSION")))
-            .timeout(timeout)
-            .connect_timeout(timeout.min(Duration::from_secs(30)))
-            .tcp_nodelay(true)
-            .tcp_keepalive(Duration::from_secs(60))
-            .pool_max_idle_per_host(usize::MAX)
-            .pool_idle_timeout(Duration::from_secs(90))
-            .redirect(reqwest::redirect::Policy::none());
-        if is_loopback(&base) {
-            // A proxy from the environment must not capture calls to a local server.
-            builder = builder.no_proxy();
-        }
-        let client = builder.build().map_err(|e| {
-            config_error(
-                kind,
-                format!("cannot build an HTTP client: {}", describe(e)),
-            )
-        })?;
-
+        let json_mode = options.bool("json_mode")?.unwrap_or(false);
+        let core = HttpCore::new(kind, model, (&base, endpoint), headers, key, &options)?;
         Ok(OpenAiProvider {
-            client,
-            model,
-            endpoint,
+            core,
             url,
-            timeout,
             json_mode,
-            extra_body,
-            extra_header_names,
-            key,
-        })
-    }
-
-    /// An error whose message names the endpoint and never contains the key.
-    fn error(&self, kind: ProviderErrorKind, detail: &str) -> ProviderError {
-        let mut message = format!("{} ({}): {}", self.endpoint, self.model, detail);
-        if let Some(key) = &self.key {
-            message = message.replace(key.as_str(), "[redacted]");
-        }
-        ProviderError::new(kind, message)
-    }
-
-    /// A failure while sending the request, or (`stage`) while reading the response body.
-    fn transport_error(&self, stage: &str, e: reqwest::Error) -> ProviderError {
-        let kind = transport_kind(&e);
-        let detail = if kind == ProviderErrorKind::Timeout {
-            format!(
-                "no complete response within {:?} ({})",
-                self.timeout,
-                describe(e)
-            )
-        } else {
-            format!("{} failed: {}", stage, describe(e))
-        };
-        self.error(kind, &detail)
-    }
-
-    fn request_body(&self, req: &GenerateRequest) -> Result<Vec<u8>, ProviderError> {
-        let body = ChatRequest::new(&self.model, req, self.json_mode);
-        let bytes = match &self.extra_body {
-            None => serde_json::to_vec(&body),
-            Some(extra) => serde_json::to_value(&body).and_then(|mut value| {
-                if let Value::Object(map) = &mut value {
-                    for (k, v) in extra {
-                        map.insert(k.clone(), v.clone());
-                    }
-                }
-                serde_json::to_vec(&value)
-            }),
-        };
-        bytes.map_err(|e| {
-            self.error(
-                ProviderErrorKind::Config,
-                &format!("cannot encode the request: {}", e),
-            )
         })
     }
 
     async fn call(&self, req: &GenerateRequest) -> Result<Generation, ProviderError> {
-        let body = self.request_body(req)?;
-        let response = self
-            .client
-            .post(self.url.clone())
-            .body(body)
-            .send()
-            .await
-            .map_err(|e| self.transport_error("request", e))?;
-        let status = response.status();
-        if !status.is_success() {
-            let kind = status_kind(status, response.headers());
-            // The status says what happened; a body that fails to arrive only loses the detail.
-            let body = response.bytes().await.unwrap_or_default();
-            let mut detail = format!("HTTP {}", status);
-            let quoted = excerpt(&body);
-            if !quoted.is_empty() {
-                detail.push_str(": ");
-                detail.push_str(&quoted);
-            }
-            return Err(self.error(kind, &detail));
-        }
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| self.transport_error("reading the response", e))?;
-        parse_response(bytes.into())
-            .map_err(|detail| self.error(ProviderErrorKind::InvalidResponse, &detail))
+        let body = serde_json::to_value(ChatRequest::new(&self.core.model, req, self.json_mode))
+            .map_err(|e| {
+                self.core.error(
+                    ProviderErrorKind::Config,
+                    &format!("cannot encode the request: {}", e),
+                )
+            })?;
+        let body = self.core.encode(body)?;
+        let bytes = self
+            .core
+            .post(&self.url, body, |status, headers, _| {
+                status_kind(status, headers)
+            })
+            .await?;
+        parse_response(bytes)
+            .map_err(|detail| self.core.error(ProviderErrorKind::InvalidResponse, &detail))
     }
 }
 
@@ -279,11 +112,11 @@ impl Provider for OpenAiProvider {
     }
 
     fn model(&self) -> &str {
-        &self.model
+        &self.core.model
     }
 
     fn endpoint(&self) -> String {
-        self.endpoint.clone()
+        self.core.endpoint.clone()
     }
 
     fn generate<'a>(
@@ -291,43 +124,6 @@ impl Provider for OpenAiProvider {
         req: &'a GenerateRequest,
     ) -> BoxFuture<'a, Result<Generation, ProviderError>> {
         Box::pin(self.call(req))
-    }
-}
-
-/// Parses and checks the base URL; returns it with its path's trailing slash removed, and the
-/// endpoint string (no credentials, query or fragment).
-fn parse_base_url(kind: &str, base_url: Option<&str>) -> Result<(Url, String), ProviderError> {
-    let text = base_url.map(str::trim).unwrap_or(DEFAULT_BASE_URL);
-    let mut url = Url::parse(text)
-        .map_err(|e| config_error(kind, format!("`base_url` is not a valid URL ({})", e)))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
-        return Err(config_error(
-            kind,
-            "`base_url` must be an http:// or https:// URL with a host",
-        ));
-    }
-    let path = url.path().trim_end_matches('/').to_owned();
-    url.set_path(&path);
-    url.set_fragment(None);
-    let mut shown = url.clone();
-    let _ = shown.set_username("");
-    let _ = shown.set_password(None);
-    shown.set_query(None);
-    let endpoint = shown.as_str().trim_end_matches('/').to_owned();
-    Ok((url, endpoint))
-}
-
-fn is_loopback(url: &Url) -> bool {
-    match url.host_str() {
-        Some(host) => {
-            host.eq_ignore_ascii_case("localhost")
-                || host
-                    .trim_start_matches('[')
-                    .trim_end_matches(']')
-                    .parse::<std::net::IpAddr>()
-                    .is_ok_and(|ip| ip.is_loopback())
-        }
-        None => false,
     }
 }
 
@@ -409,17 +205,41 @@ struct Messages<'a>(&'a [ChatMessage]);
 #[derive(Serialize)]
 struct WireMessage<'a> {
     role: &'static str,
-    content: &'a str,
+    /// Null for an assistant message that only calls tools, as OpenAI sends it.
+    content: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_call_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_calls: Vec<Value>,
 }
 
 impl Serialize for Messages<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(|m| WireMessage {
-            role: m.role.as_str(),
-            content: &m.content,
-            tool_call_id: m.tool_call_id.as_deref(),
+        serializer.collect_seq(self.0.iter().map(|m| {
+            // An assistant turn's tool calls, in OpenAI's shape: arguments as a JSON string.
+            let tool_calls: Vec<Value> = m
+                .tool_calls
+                .iter()
+                .enumerate()
+                .map(|(i, call)| {
+                    let arguments = match &call.arguments {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    serde_json::json!({
+                        "id": call.id.clone().unwrap_or_else(|| format!("call_{}", i)),
+                        "type": "function",
+                        "function": {"name": call.name, "arguments": arguments},
+                    })
+                })
+                .collect();
+            let content = (tool_calls.is_empty() || !m.content.is_empty()).then_some(&*m.content);
+            WireMessage {
+                role: m.role.as_str(),
+                content,
+                tool_call_id: m.tool_call_id.as_deref(),
+                tool_calls,
+            }
         }))
     }
 }
@@ -538,7 +358,7 @@ fn content_text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
 }
 
 /// Reads a 2xx body; the error is a description for an `InvalidResponse`.
-fn parse_response(bytes: Vec<u8>) -> Result<Generation, String> {
+pub(crate) fn parse_response(bytes: Vec<u8>) -> Result<Generation, String> {
     let raw = String::from_utf8(bytes)
         .map_err(|e| format!("the response is not UTF-8 text: {}", excerpt(e.as_bytes())))?;
     let parsed: ChatResponse = serde_json::from_str(&raw).map_err(|e| {
@@ -593,47 +413,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-
-    #[test]
-    fn base_urls_are_normalized_and_shown_without_secrets() {
-        let ok = |u: Option<&str>| parse_base_url("openai", u).unwrap();
-        assert_eq!(ok(None).1, "https://api.openai.com/v1");
-        assert_eq!(
-            ok(Some("http://127.0.0.1:8080/v1/")).1,
-            "http://127.0.0.1:8080/v1"
-        );
-        assert_eq!(ok(Some("http://127.0.0.1:8080/v1/")).0.path(), "/v1");
-        let (url, shown) = ok(Some(
-            "https://user:pw@example.com/openai/v1?api-version=2#x",
-        ));
-        assert_eq!(shown, "https://example.com/openai/v1");
-        assert_eq!(url.query(), Some("api-version=2"));
-        assert_eq!(ok(Some("http://localhost:1")).1, "http://localhost:1");
-        for bad in [
-            "not a url",
-            "ftp://example.com/v1",
-            "file:///tmp/x",
-            "http://",
-        ] {
-            let err = parse_base_url("openai", Some(bad)).unwrap_err();
-            assert_eq!(err.kind, ProviderErrorKind::Config, "{bad}");
-            assert!(err.message.contains("base_url"), "{}", err.message);
-        }
-    }
-
-    #[test]
-    fn loopback_hosts() {
-        for (u, want) in [
-            ("http://127.0.0.1:1/v1", true),
-            ("http://127.8.0.1/v1", true),
-            ("http://[::1]:9/v1", true),
-            ("http://LOCALHOST/v1", true),
-            ("https://api.openai.com/v1", false),
-            ("http://10.0.0.1/v1", false),
-        ] {
-            assert_eq!(is_loopback(&Url::parse(u).unwrap()), want, "{u}");
-        }
-    }
 
     fn parse(v: Value) -> Result<Generation, String> {
         parse_response(serde_json::to_vec(&v).unwrap())

@@ -1,4 +1,5 @@
-//! Test support for verity: an in-process fake OpenAI-compatible server with fault injection.
+//! Test support for verity: an in-process fake model server — OpenAI-compatible, and speaking
+//! Anthropic's Messages API and Gemini's `generateContent` too — with fault injection.
 //!
 //! Tests across the workspace talk real HTTP to a [`FakeServer`] bound to `127.0.0.1:0`, so no
 //! test ever reaches a real API and every failure a provider must classify can be produced on
@@ -30,17 +31,40 @@
 //!   then answers with [`FakeConfig::answer`] (by default [`default_answer`]: the sum for the
 //!   first `A + B` in the last user message, else that message) in the real OpenAI shape, with
 //!   whitespace token counts as usage. `"stream": true` gets server-sent events.
+//! * `POST /v1/messages` (also `/messages`; base URL [`FakeServer::anthropic_base_url`]):
+//!   Anthropic's Messages API. The body must have `model`, a positive `max_tokens` and
+//!   `messages` (else 400, as the real API answers). The answer is one `text` block, or one
+//!   `tool_use` block per tool call from the hook (`stop_reason` `tool_use`). When
+//!   `tool_choice` forces a tool (`{"type": "tool", "name": N}`) and the hook makes no call,
+//!   the answer is a call of `N` whose input is the answer text if that is a JSON object, else
+//!   `{"answer": <the text, as JSON where it parses>}`.
+//! * `POST /v1beta/models/{model}:generateContent` (also `/v1/…`; base URL
+//!   [`FakeServer::gemini_base_url`]): Gemini. The body must have non-empty `contents`. The
+//!   answer is one candidate with one `text` part, or one `functionCall` part per tool call;
+//!   `modelVersion` is the model of the path (or [`FakeConfig::model`]).
+//! * The answer and tool-call hooks see every request as a chat-completions body: OpenAI's
+//!   as it came, Anthropic's and Gemini's converted (system text as a leading system message,
+//!   content blocks / parts as text parts, tool uses as `tool_calls`, tool results as `tool`
+//!   messages, tools in the function shape), with `"api": "anthropic"` or `"gemini"` and the
+//!   original body under `native`. So one answer rule serves every API.
 //! * `GET /v1/models` (also `/models`): one model.
-//! * Faults ([`FakeServer::push_faults`]) apply to chat-completion requests only, one per
-//!   request, first in first out; `GET /v1/models` never consumes one.
-//! * Every request is recorded ([`FakeServer::requests`]) and counted ([`FakeServer::stats`]).
+//! * Faults ([`FakeServer::push_faults`]) apply to the three answering routes, one per
+//!   request, first in first out; `GET /v1/models` never consumes one. [`Fault::status`] and
+//!   [`Fault::rate_limited`] answer with an error body in the shape of the route they hit;
+//!   [`Fault::WrongShape`] leaves out what each API's answers must have (`choices`, `content`,
+//!   `candidates`).
+//! * Every request is recorded with its headers ([`FakeServer::requests`]) and counted
+//!   ([`FakeServer::stats`]).
 //!
 //! Dropping the [`FakeServer`] closes the listener and ends every connection task; the
 //! asynchronous [`FakeServer::shutdown`] also waits until they have ended.
 
+mod anthropic;
+mod gemini;
 mod http;
 mod openai;
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -57,7 +81,8 @@ use crate::http::{BodyFraming, Conn, ReadError, Request, encode_chunked, respons
 use crate::openai::{Completion, error_body, models_body};
 pub use crate::openai::{FakeToolCall, content_text, count_tokens, default_answer, last_user_text};
 
-/// Computes the answer text from a chat-completions request body.
+/// Computes the answer text from a chat-completions request body (Anthropic and Gemini
+/// requests converted to one; see the crate documentation).
 pub type AnswerFn = Arc<dyn Fn(&Value) -> String + Send + Sync>;
 
 /// Computes the tool calls of an answer from a chat-completions request body; an empty list
@@ -122,16 +147,27 @@ impl std::fmt::Debug for FakeConfig {
     }
 }
 
-/// A failure the server produces for one chat-completion request instead of its answer.
+/// A failure the server produces for one request (chat completion, message or
+/// `generateContent`) instead of its answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// Answer with this status (any three-digit code), an optional `Retry-After` header and
-    /// this body (sent as `application/json` when it parses as JSON, else `text/plain`). The
-    /// connection stays open.
+    /// this body, exactly (sent as `application/json` when it parses as JSON, else
+    /// `text/plain`). The connection stays open.
     Status {
         code: u16,
         retry_after: Option<String>,
         body: String,
+    },
+    /// Answer with this status, an optional `Retry-After` header and an error body in the
+    /// shape of the route it hits: OpenAI's `{"error": {message, type}}`, Anthropic's
+    /// `{"type": "error", "error": {type, message}}` (`overloaded_error` for 529), or Google's
+    /// `{"error": {code, message, status}}` (`RESOURCE_EXHAUSTED`, `UNAVAILABLE`…, with a
+    /// `RetryInfo` detail carrying a retry delay given in seconds). The message is
+    /// `fake error <code>`. The connection stays open.
+    Error {
+        code: u16,
+        retry_after: Option<String>,
     },
     /// Read the request and never answer; the connection closes when the client gives up.
     Hang,
@@ -148,25 +184,20 @@ pub enum Fault {
 }
 
 impl Fault {
-    /// A status fault with an OpenAI-shaped error body and no `Retry-After`.
+    /// An error status with an error body in the shape of the route it hits, and no
+    /// `Retry-After` ([`Fault::Error`]).
     pub fn status(code: u16) -> Fault {
-        let body = error_body(&format!("fake error {}", code), error_type(code));
-        Fault::Status {
+        Fault::Error {
             code,
             retry_after: None,
-            body: String::from_utf8(body).unwrap_or_default(),
         }
     }
 
-    /// A 429 with the given `Retry-After` header value.
+    /// A 429 with the given `Retry-After` header value and a route-shaped error body.
     pub fn rate_limited(retry_after: impl Into<String>) -> Fault {
-        match Fault::status(429) {
-            Fault::Status { code, body, .. } => Fault::Status {
-                code,
-                retry_after: Some(retry_after.into()),
-                body,
-            },
-            other => other,
+        Fault::Error {
+            code: 429,
+            retry_after: Some(retry_after.into()),
         }
     }
 }
@@ -210,7 +241,7 @@ impl RecordedRequest {
 pub struct Stats {
     /// Requests read, whatever their path or fate.
     pub requests: u64,
-    /// Chat completions answered in full with 200.
+    /// Answers (chat completions, messages, `generateContent`) sent in full with 200.
     pub completed: u64,
     /// Faults applied.
     pub faults: u64,
@@ -308,17 +339,29 @@ impl FakeServer {
         format!("http://{}/v1", self.addr)
     }
 
+    /// `http://127.0.0.1:PORT/v1`, what an Anthropic client takes as its base URL (requests go
+    /// to `{base}/messages`).
+    pub fn anthropic_base_url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    /// `http://127.0.0.1:PORT/v1beta`, what a Gemini client takes as its base URL (requests go
+    /// to `{base}/models/{model}:generateContent`).
+    pub fn gemini_base_url(&self) -> String {
+        format!("http://{}/v1beta", self.addr)
+    }
+
     /// The socket address the server listens on.
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
 
-    /// Queues faults for the next chat-completion requests, one per request, in order.
+    /// Queues faults for the next answering requests (any API), one per request, in order.
     pub fn push_faults(&self, faults: impl IntoIterator<Item = Fault>) {
         lock(&self.shared.faults).extend(faults);
     }
 
-    /// Queues `fault` for each of the next `n` chat-completion requests.
+    /// Queues `fault` for each of the next `n` answering requests.
     pub fn fail_next(&self, n: usize, fault: Fault) {
         self.push_faults(std::iter::repeat_n(fault, n));
     }
@@ -473,13 +516,18 @@ async fn respond(
 ) -> std::io::Result<Next> {
     let path = request.target.split('?').next().unwrap_or("");
     let keep_alive = request.keep_alive;
-    match path {
-        "/v1/chat/completions" | "/chat/completions" => {
-            if request.method != "POST" {
-                return method_not_allowed(conn, "POST", keep_alive).await;
-            }
-            chat_completion(conn, shared, request, body, seq).await
+    let api = match path {
+        "/v1/chat/completions" | "/chat/completions" => Some(Api::OpenAi),
+        "/v1/messages" | "/messages" => Some(Api::Anthropic),
+        _ => gemini::route_model(path).map(Api::Gemini),
+    };
+    if let Some(api) = api {
+        if request.method != "POST" {
+            return method_not_allowed(conn, "POST", keep_alive).await;
         }
+        return answer(conn, shared, request, body, seq, api).await;
+    }
+    match path {
         "/v1/models" | "/models" => {
             if request.method != "GET" {
                 return method_not_allowed(conn, "GET", keep_alive).await;
@@ -553,7 +601,51 @@ fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Builds the answer to a well-formed chat-completions request.
+/// Which API a request speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Api<'a> {
+    OpenAi,
+    Anthropic,
+    /// With the model named in the path.
+    Gemini(&'a str),
+}
+
+impl Api<'_> {
+    /// An error body in this API's shape.
+    fn error_body(self, code: u16, message: &str, retry_after: Option<&str>) -> Vec<u8> {
+        match self {
+            Api::OpenAi => error_body(message, error_type(code)),
+            Api::Anthropic => anthropic::error_body(code, message),
+            Api::Gemini(_) => gemini::error_body(code, message, retry_after),
+        }
+    }
+
+    /// Why the API would reject this body, if it would.
+    fn validate(self, body: &Value) -> Result<(), String> {
+        match self {
+            Api::OpenAi if !body.is_object() => {
+                Err("the request body must be a JSON object".into())
+            }
+            Api::OpenAi if !body.get("messages").is_some_and(Value::is_array) => {
+                Err("'messages' is a required array".into())
+            }
+            Api::OpenAi => Ok(()),
+            Api::Anthropic => anthropic::validate(body),
+            Api::Gemini(_) => gemini::validate(body),
+        }
+    }
+
+    /// The body as the hooks see it: a chat-completions body.
+    fn to_chat(self, body: &Value) -> Cow<'_, Value> {
+        match self {
+            Api::OpenAi => Cow::Borrowed(body),
+            Api::Anthropic => Cow::Owned(anthropic::to_chat(body)),
+            Api::Gemini(model) => Cow::Owned(gemini::to_chat(body, model)),
+        }
+    }
+}
+
+/// Builds the answer to a well-formed request, given as a chat-completions body.
 fn completion(shared: &Shared, body: &Value, seq: u64) -> Completion {
     let config = &shared.config;
     let content = (config.answer)(body);
@@ -590,12 +682,14 @@ fn completion(shared: &Shared, body: &Value, seq: u64) -> Completion {
     }
 }
 
-async fn chat_completion(
+/// Answers one request of any API, applying the next fault if there is one.
+async fn answer(
     conn: &mut Conn,
     shared: &Shared,
     request: &Request,
     body: &Value,
     seq: u64,
+    api: Api<'_>,
 ) -> std::io::Result<Next> {
     let keep_alive = request.keep_alive;
     let fault = lock(&shared.faults).pop_front();
@@ -632,26 +726,44 @@ async fn chat_completion(
             }
             return write_full(conn, code, &headers, text.as_bytes(), keep_alive).await;
         }
+        Some(Fault::Error { code, retry_after }) => {
+            let message = format!("fake error {}", code);
+            let text = api.error_body(code, &message, retry_after.as_deref());
+            let mut headers = vec![("content-type", "application/json")];
+            if let Some(value) = &retry_after {
+                headers.push(("retry-after", value.as_str()));
+            }
+            return write_full(conn, code, &headers, &text, keep_alive).await;
+        }
         Some(Fault::MalformedJson) => {
             let text = b"{\"id\": \"chatcmpl-broken\", \"choices\": [{\"message\": <html>oops";
             return write_full(conn, 200, &json, text, keep_alive).await;
         }
         _ => {}
     }
-    if !body.is_object() {
-        let message = "the request body must be a JSON object";
-        let error = error_body(message, "invalid_request_error");
+    if let Err(message) = api.validate(body) {
+        let error = api.error_body(400, &message, None);
         return write_full(conn, 400, &json, &error, keep_alive).await;
     }
-    if !body.get("messages").is_some_and(Value::is_array) {
-        let error = error_body("'messages' is a required array", "invalid_request_error");
-        return write_full(conn, 400, &json, &error, keep_alive).await;
+    let chat = api.to_chat(body);
+    let mut answer = completion(shared, &chat, seq);
+    let forced = (api == Api::Anthropic && answer.tool_calls.is_empty())
+        .then(|| anthropic::forced_tool(body))
+        .flatten();
+    if let Some(name) = forced {
+        let input = anthropic::forced_input(&answer.content);
+        answer.tool_calls = vec![FakeToolCall::new(name, input.to_string())];
     }
-    let answer = completion(shared, body, seq);
     if matches!(fault, Some(Fault::WrongShape)) {
-        return write_full(conn, 200, &json, &answer.to_wrong_shape_json(), keep_alive).await;
+        let wrong = match api {
+            Api::OpenAi => answer.to_wrong_shape_json(),
+            Api::Anthropic => anthropic::wrong_shape(&answer),
+            Api::Gemini(_) => gemini::wrong_shape(&answer),
+        };
+        return write_full(conn, 200, &json, &wrong, keep_alive).await;
     }
-    let streamed = body.get("stream").and_then(Value::as_bool).unwrap_or(false);
+    let streamed =
+        api == Api::OpenAi && body.get("stream").and_then(Value::as_bool).unwrap_or(false);
     let (headers, framing, payload): (&[(&str, &str)], BodyFraming, Vec<u8>) = if streamed {
         let include_usage = body
             .pointer("/stream_options/include_usage")
@@ -668,7 +780,11 @@ async fn chat_completion(
             encoded,
         )
     } else {
-        let bytes = answer.to_json();
+        let bytes = match api {
+            Api::OpenAi => answer.to_json(),
+            Api::Anthropic => anthropic::response(&answer),
+            Api::Gemini(_) => gemini::response(&answer),
+        };
         (&json, BodyFraming::Length(bytes.len()), bytes)
     };
     match fault {

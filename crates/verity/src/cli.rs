@@ -63,7 +63,7 @@ pub enum ColorChoice {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a suite (or a bare dataset file) and store every sample.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Check a suite and report every problem with file:line:column.
     Validate(ValidateArgs),
     /// List a suite's tasks.

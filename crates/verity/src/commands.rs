@@ -24,7 +24,7 @@ use crate::{Failure, exit, progress};
 pub fn dispatch(cli: Cli) -> Result<u8, Failure> {
     let config = Config::load(cli.config.as_deref())?;
     match cli.command {
-        Command::Run(a) => run(a, &config),
+        Command::Run(a) => run(*a, &config),
         Command::Validate(a) => validate(a),
         Command::List(a) => list(a),
         Command::Report(a) => report(a, &config),

@@ -1,7 +1,12 @@
-//! Providers against real HTTP: the `openai` provider talks to verity-testkit's fake server on
-//! 127.0.0.1; the `mock` provider needs no network. No test touches the process environment:
-//! keys come from `build_with_env` lookups (or from variables every process has).
+//! Providers against real HTTP and real processes: the `openai`, `anthropic` and `gemini`
+//! providers talk to verity-testkit's fake server on 127.0.0.1; the `command` provider runs
+//! small scripts written to a temporary directory; the `mock` provider needs no network. No
+//! test touches the process environment: keys come from `build_with_env` lookups (or from
+//! variables every process has).
 
+mod anthropic;
+mod command;
+mod gemini;
 mod mock;
 mod openai;
 
@@ -42,4 +47,9 @@ fn spec(kind: &str, model: Option<&str>, base_url: Option<String>, options: Valu
 /// An environment with nothing in it.
 fn no_env(_: &str) -> Option<String> {
     None
+}
+
+/// An environment holding one variable.
+fn env_with(name: &'static str, value: &'static str) -> impl Fn(&str) -> Option<String> {
+    move |n| (n == name).then(|| value.to_owned())
 }

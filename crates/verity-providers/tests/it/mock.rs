@@ -90,6 +90,7 @@ async fn generation_fields() {
     let named = build(&spec("mock", Some("mock-large"), None, json!({}))).unwrap();
     assert_eq!(named.model(), "mock-large");
     assert_eq!(named.kind(), "mock");
+    assert!(named.answer_depends_on_task(), "mock answers from the task");
     assert_eq!(named.endpoint(), "mock");
     assert_eq!(
         named.generate(&req).await.unwrap().model.as_deref(),
@@ -167,6 +168,6 @@ fn bad_specs_are_config_errors() {
     }
     let err = build(&spec("nope", None, None, json!({}))).err().unwrap();
     assert!(err.message.contains("mock, openai"), "{}", err.message);
-    assert_eq!(KINDS, &["mock", "openai"]);
+    assert_eq!(KINDS, &["mock", "openai", "anthropic", "gemini", "command"]);
     assert!(MockProvider::from_spec(&spec("mock", None, None, json!({"latency_ms": 0}))).is_ok());
 }

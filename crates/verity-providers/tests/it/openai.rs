@@ -9,7 +9,7 @@ use verity_model::{
 use verity_providers::{OpenAiProvider, build, build_with_env};
 use verity_testkit::{FakeConfig, FakeServer, FakeToolCall, Fault};
 
-use crate::{no_env, request, spec};
+use crate::{env_with, no_env, request, spec};
 
 /// An environment lookup, as `build_with_env` takes it.
 type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -27,10 +27,6 @@ fn openai_spec(server: &FakeServer, options: Value) -> ProviderSpec {
 
 fn provider(server: &FakeServer, options: Value) -> Arc<dyn Provider> {
     build_with_env(&openai_spec(server, options), &no_env).unwrap()
-}
-
-fn env_with(name: &'static str, value: &'static str) -> impl Fn(&str) -> Option<String> {
-    move |n| (n == name).then(|| value.to_owned())
 }
 
 async fn error_for(fault: Fault, options: Value) -> ProviderError {
@@ -70,6 +66,7 @@ async fn a_good_answer_parses() {
     let raw: Value = serde_json::from_str(&g.raw).unwrap();
     assert_eq!(raw["id"], "chatcmpl-1");
     assert_eq!(p.kind(), "openai");
+    assert!(!p.answer_depends_on_task());
     assert_eq!(p.model(), "test-model");
     assert_eq!(p.endpoint(), server.base_url());
 }
@@ -661,4 +658,46 @@ async fn two_hundred_concurrent_calls() {
     assert_eq!((stats.requests, stats.completed), (200, 200));
     assert!(stats.max_in_flight > 1, "{stats:?}");
     assert!(server.requests().is_empty(), "recording was off");
+}
+
+#[tokio::test]
+async fn assistant_tool_calls_are_sent_back_in_the_openai_shape() {
+    let server = FakeServer::start().await;
+    let p = provider(&server, json!({}));
+    let mut req = request("2 + 2");
+    req.messages.push(ChatMessage {
+        tool_calls: vec![
+            verity_model::ToolCall {
+                id: Some("call_7".into()),
+                name: "search".into(),
+                arguments: json!({"q": "rust"}),
+                result: None,
+            },
+            verity_model::ToolCall {
+                id: None,
+                name: "raw".into(),
+                arguments: json!("not json"),
+                result: None,
+            },
+        ],
+        ..ChatMessage::new(Role::Assistant, "")
+    });
+    req.messages.push(ChatMessage {
+        tool_call_id: Some("call_7".into()),
+        ..ChatMessage::new(Role::Tool, "3 hits")
+    });
+    p.generate(&req).await.unwrap();
+    assert_eq!(
+        server.requests()[0].body["messages"],
+        json!([
+            {"role": "user", "content": "2 + 2"},
+            {"role": "assistant", "content": null, "tool_calls": [
+                {"id": "call_7", "type": "function",
+                 "function": {"name": "search", "arguments": "{\"q\":\"rust\"}"}},
+                {"id": "call_1", "type": "function",
+                 "function": {"name": "raw", "arguments": "not json"}},
+            ]},
+            {"role": "tool", "content": "3 hits", "tool_call_id": "call_7"},
+        ])
+    );
 }

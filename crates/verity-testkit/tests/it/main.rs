@@ -1,6 +1,8 @@
 //! The fake server seen from outside: real HTTP with reqwest, and raw bytes on a socket where
 //! a fault is about bytes.
 
+mod apis;
+
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
