@@ -1,6 +1,6 @@
 //! The response cache: what identifies an answer, and how a run uses the cache.
 
-use verity_model::{GenerateRequest, Provider, ServerSpec};
+use verity_model::{GenerateRequest, Provider};
 
 /// How a run uses the response cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub fn cache_key(
     provider: &dyn Provider,
     req: &GenerateRequest,
     prompt_hash: &str,
-    grounding: Option<&ServerSpec>,
+    grounding: Option<&str>,
 ) -> String {
     let mut h = blake3::Hasher::new();
     let mut part = |b: &[u8]| {
@@ -80,12 +80,7 @@ pub fn cache_key(
             .unwrap_or_default()
             .as_bytes(),
     );
-    part(
-        grounding
-            .map(|g| serde_json::to_string(g).unwrap_or_default())
-            .unwrap_or_default()
-            .as_bytes(),
-    );
+    part(grounding.unwrap_or_default().as_bytes());
     part(prompt_hash.as_bytes());
     if provider.answer_depends_on_task() {
         part(

@@ -11,14 +11,17 @@ use std::sync::Mutex;
 use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use verity_model::{
-    GenerateRequest, Outcome, Provider, Response, ResponseError, RunMeta, RunStatus, SampleKey,
-    SampleRecord, Task, Variant,
+    ChatMessage, GenerateRequest, GroundingMode, Outcome, Provider, Response, ResponseError, Role,
+    RunMeta, RunStatus, SampleKey, SampleRecord, Task, ToolCall, Usage, Variant,
 };
 use verity_store::{CachedGeneration, Observation, Store, Write};
 use verity_suite::render::Renderer;
 
 use crate::budget::{Budget, Estimate, Prices, estimate_tokens};
 use crate::cache::{CacheMode, cache_key};
+use crate::grounding::{
+    CALL_TIMEOUT, Grounded, MAX_TOOL_ROUNDS, infra_error, inject_top_k, start_servers, stop_servers,
+};
 use crate::limits::{LimitSpec, ProviderLimits};
 use crate::retry::{RetryPolicy, jitter_random};
 use crate::scoring::{Scorers, score_groups, score_sample};
@@ -159,7 +162,7 @@ struct Ctx {
     limits: HashMap<String, Arc<ProviderLimits>>,
     budget: Arc<Budget>,
     prices: Prices,
-    grounding: HashMap<String, verity_model::ServerSpec>,
+    grounding: HashMap<String, Grounded>,
     budget_hit: std::sync::atomic::AtomicBool,
 }
 
@@ -278,17 +281,15 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
             .clone();
         limits.insert(v.name.clone(), shared);
     }
-    let grounding: HashMap<String, verity_model::ServerSpec> = suite
-        .variants
-        .iter()
-        .filter_map(|v| {
-            let g = v.grounding.as_ref()?;
-            suite
-                .servers
-                .get(&g.server)
-                .map(|s| (v.name.clone(), s.clone()))
-        })
-        .collect();
+    // Grounding servers start before any sample; one that will not start aborts the run.
+    let grounding = match start_servers(suite).await {
+        Ok(g) => g,
+        Err(e) => {
+            drop(writer);
+            store.set_run_status(&plan.run_id, RunStatus::Failed, Some(&now_rfc3339()))?;
+            return Err(e);
+        }
+    };
     let ctx = Arc::new(Ctx {
         run_id: plan.run_id.clone(),
         tasks: suite
@@ -406,6 +407,7 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         ctx.writer.flush().await.map_err(RunError::Writer)?;
     }
     ctx.writer.close().map_err(RunError::Writer)?;
+    stop_servers(ctx.grounding).await;
 
     let samples = store.load_samples(&plan.run_id, Some(scoring))?;
     let status = if interrupted && (samples.len() as u64) < total {
@@ -446,15 +448,41 @@ async fn run_sample(ctx: &Ctx, key: SampleKey) -> Result<(), String> {
             }),
             ..Response::default()
         },
-        Ok(messages) => {
-            let req = GenerateRequest {
-                sample: key.clone(),
-                task: task.clone(),
-                messages,
-                params: variant.params.clone(),
-                tools: Vec::new(),
-            };
-            answer(ctx, provider.as_ref(), &req, &mut writes).await
+        Ok(mut messages) => {
+            let grounded = ctx.grounding.get(&key.variant);
+            let mut recorded = Vec::new();
+            let mut failed = None;
+            if let Some(g) = grounded
+                && g.spec.mode == GroundingMode::InjectTopK
+            {
+                match inject_top_k(g, task.input.prompt_text(), &mut messages).await {
+                    Ok(call) => recorded.push(call),
+                    Err(e) => failed = Some(e),
+                }
+            }
+            match failed {
+                Some(e) => Response {
+                    error: Some(e),
+                    ..Response::default()
+                },
+                None => {
+                    let tools = grounded
+                        .filter(|g| g.spec.mode == GroundingMode::Tools)
+                        .map(|g| g.server.openai_tools())
+                        .unwrap_or_default();
+                    let req = GenerateRequest {
+                        sample: key.clone(),
+                        task: task.clone(),
+                        messages,
+                        params: variant.params.clone(),
+                        tools,
+                    };
+                    let mut r = answer(ctx, provider.as_ref(), &req, &mut writes, grounded).await;
+                    recorded.append(&mut r.tool_calls);
+                    r.tool_calls = recorded;
+                    r
+                }
+            }
         }
     };
     let response = Response {
@@ -496,6 +524,7 @@ async fn answer(
     provider: &dyn Provider,
     req: &GenerateRequest,
     writes: &mut Vec<Write>,
+    grounded: Option<&Grounded>,
 ) -> Response {
     let prompt_hash = ctx
         .prompt_hashes
@@ -515,7 +544,9 @@ async fn answer(
             provider,
             req,
             &prompt_hash,
-            ctx.grounding.get(&req.sample.variant),
+            ctx.grounding
+                .get(&req.sample.variant)
+                .map(|g| g.identity.as_str()),
         )
     });
     if let (Some(key), Some(reader)) = (&key, &ctx.cache_reader) {
@@ -582,8 +613,16 @@ async fn answer(
             ..Response::default()
         };
     }
-    let (response, generation) =
-        call_with_retries(ctx, provider, req, &prompt_hash, &input_hash, writes).await;
+    let (response, generation) = generate_with_tools(
+        ctx,
+        provider,
+        req,
+        &prompt_hash,
+        &input_hash,
+        writes,
+        grounded,
+    )
+    .await;
     if let (Some(g), Some(key)) = (generation, key)
         && ctx.cache.writes()
     {
@@ -596,6 +635,94 @@ async fn answer(
         });
     }
     response
+}
+
+/// In `tools` grounding mode, runs the bounded tool-call loop: the model's tool calls go to
+/// the grounding server and its answers back to the model, until the model answers without
+/// calling a tool (or `MAX_TOOL_ROUNDS` is reached). Without it, one call with retries.
+async fn generate_with_tools(
+    ctx: &Ctx,
+    provider: &dyn Provider,
+    req: &GenerateRequest,
+    prompt_hash: &str,
+    input_hash: &str,
+    writes: &mut Vec<Write>,
+    grounded: Option<&Grounded>,
+) -> (Response, Option<CachedGeneration>) {
+    let Some(g) = grounded.filter(|g| g.spec.mode == GroundingMode::Tools) else {
+        return call_with_retries(ctx, provider, req, prompt_hash, input_hash, writes).await;
+    };
+    let mut req = req.clone();
+    let mut recorded: Vec<ToolCall> = Vec::new();
+    let mut usage = Usage::default();
+    let mut attempts = 0;
+    let mut round = 0;
+    loop {
+        let (mut resp, generation) =
+            call_with_retries(ctx, provider, &req, prompt_hash, input_hash, writes).await;
+        usage.input_tokens += resp.usage.input_tokens;
+        usage.output_tokens += resp.usage.output_tokens;
+        attempts += resp.attempts;
+        if resp.is_error() || resp.tool_calls.is_empty() || round == MAX_TOOL_ROUNDS {
+            // The last answer counts; tool calls it still asked for are recorded unanswered.
+            recorded.append(&mut resp.tool_calls);
+            resp.tool_calls = recorded;
+            resp.usage = usage;
+            resp.attempts = attempts;
+            let cached = generation.filter(|_| !resp.is_error()).map(|mut c| {
+                c.tool_calls = resp.tool_calls.clone();
+                c.usage = usage;
+                c
+            });
+            return (resp, cached);
+        }
+        round += 1;
+        req.messages.push(ChatMessage {
+            role: Role::Assistant,
+            content: resp.text.clone(),
+            tool_call_id: None,
+            tool_calls: resp.tool_calls.clone(),
+        });
+        for call in &resp.tool_calls {
+            let content = match g
+                .server
+                .call(&call.name, call.arguments.clone(), CALL_TIMEOUT)
+                .await
+            {
+                Ok(out) => {
+                    recorded.push(out.to_tool_call(call.id.clone()));
+                    out.text
+                }
+                // A tool error or a bad call: the model reads the message and may try again.
+                Err(e) if e.is_model_visible() => {
+                    recorded.push(ToolCall {
+                        result: Some(serde_json::json!({ "error": e.to_string() })),
+                        ..call.clone()
+                    });
+                    e.to_string()
+                }
+                // The server died or timed out: this grounded sample fails with the reason.
+                Err(e) => {
+                    return (
+                        Response {
+                            error: Some(infra_error(&e)),
+                            tool_calls: recorded,
+                            usage,
+                            attempts,
+                            ..Response::default()
+                        },
+                        None,
+                    );
+                }
+            };
+            req.messages.push(ChatMessage {
+                role: Role::Tool,
+                content,
+                tool_call_id: call.id.clone(),
+                tool_calls: Vec::new(),
+            });
+        }
+    }
 }
 
 /// Calls the provider until it answers or the retry policy gives up. Returns the response and,

@@ -16,6 +16,7 @@
 mod budget;
 mod cache;
 mod engine;
+mod grounding;
 mod limits;
 mod plan;
 mod retry;
@@ -47,4 +48,6 @@ pub enum RunError {
     Plan(String),
     #[error("the store writer stopped: {0}")]
     Writer(String),
+    #[error("{0}")]
+    Grounding(String),
 }

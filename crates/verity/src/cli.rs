@@ -84,6 +84,9 @@ pub enum Command {
     /// Apply the observation retention policy.
     #[command(subcommand)]
     Observations(ObservationsCommand),
+    /// Serve documentation to models over MCP (stdin/stdout).
+    #[command(subcommand)]
+    Mcp(McpCommand),
     /// Print the exit codes and what they mean.
     ExitCodes,
 }
@@ -247,6 +250,21 @@ pub struct ObsPruneArgs {
     pub keep_days: Option<u32>,
     #[command(flatten)]
     pub db: DbArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// Serve a documentation source over MCP on stdin/stdout, with `search` and `read` tools.
+    /// Nothing but protocol messages is written to stdout.
+    Serve(McpServeArgs),
+}
+
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct McpServeArgs {
+    /// A JSONL file of documents: one {"id", "title", "body"} object per line.
+    #[arg(long, value_name = "FILE")]
+    pub docs: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -15,8 +15,9 @@ use verity_runner::{
 use verity_store::Store;
 
 use crate::cli::{
-    CacheCommand, Cli, ColorChoice, Command, ExecArgs, Format, ListArgs, MergeArgs,
-    ObservationsCommand, ReportArgs, RescoreArgs, RetryArgs, RunArgs, RunsArgs, ValidateArgs,
+    CacheCommand, Cli, ColorChoice, Command, ExecArgs, Format, ListArgs, McpCommand, McpServeArgs,
+    MergeArgs, ObservationsCommand, ReportArgs, RescoreArgs, RetryArgs, RunArgs, RunsArgs,
+    ValidateArgs,
 };
 use crate::config::Config;
 use crate::{Failure, exit, progress};
@@ -34,6 +35,7 @@ pub fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Merge(a) => merge(a, &config),
         Command::Cache(c) => cache(c, &config),
         Command::Observations(c) => observations(c, &config),
+        Command::Mcp(McpCommand::Serve(a)) => mcp_serve(a),
         Command::ExitCodes => {
             for (code, what) in exit::TABLE {
                 println!("{code:>4}  {what}");
@@ -906,4 +908,54 @@ fn observations(c: ObservationsCommand, config: &Config) -> Result<u8, Failure> 
             Ok(exit::OK)
         }
     }
+}
+
+/// Reads a JSONL document file for `verity mcp serve --docs`.
+fn read_docs(path: &Path) -> Result<Vec<verity_mcp::Doc>, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    let mut docs = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = || format!("{}:{}", path.display(), i + 1);
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| Failure::usage(format!("{}: {e}", at())))?;
+        let field = |k: &str| -> Result<String, Failure> {
+            v.get(k)
+                .and_then(|x| x.as_str())
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    Failure::usage(format!("{}: each document needs a string `{k}`", at()))
+                })
+        };
+        docs.push(verity_mcp::Doc {
+            id: field("id")?,
+            title: field("title")?,
+            body: field("body")?,
+        });
+    }
+    Ok(docs)
+}
+
+fn mcp_serve(a: McpServeArgs) -> Result<u8, Failure> {
+    let source: Arc<dyn verity_mcp::DocSource> = match &a.docs {
+        Some(path) => {
+            let name = format!("docs {}", path.display());
+            Arc::new(verity_mcp::StaticDocs::new(name, read_docs(path)?))
+        }
+        None => {
+            return Err(Failure::usage(
+                "name a documentation source: --docs FILE.jsonl",
+            ));
+        }
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::infra(format!("cannot start the async runtime: {e}")))?;
+    rt.block_on(verity_mcp::serve_stdio(source))
+        .map_err(|e| Failure::infra(e.to_string()))?;
+    Ok(exit::OK)
 }

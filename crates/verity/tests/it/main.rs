@@ -1,6 +1,7 @@
 //! CLI integration tests: the real binary, a real SQLite file, real HTTP to a fake server.
 
 mod engine;
+mod grounding;
 mod kill;
 mod openai;
 mod run;

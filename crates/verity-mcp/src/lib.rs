@@ -1,0 +1,27 @@
+//! MCP grounding (seed 000 §6.2, §10).
+//!
+//! * [`GroundingServer`]: a documentation / tool server a run owns — spawned once from a
+//!   suite's `[servers.NAME]` ([`verity_model::ServerSpec`]), shared by every sample, ended at
+//!   the end of the run. `inject-top-k` variants call [`GroundingServer::search`]; `tools`
+//!   variants hand [`GroundingServer::openai_tools`] to the model and run its calls through
+//!   [`GroundingServer::call`]. A server that does not start aborts the run (§10.1); one that
+//!   dies mid-run fails the samples that need it with [`McpError::Exited`], never a hang.
+//! * [`serve_stdio`]: the reference server (`verity mcp serve`) over any [`DocSource`], with the
+//!   tools `search` and `read`. [`StaticDocs`] is a small in-memory source for tests.
+//!
+//! Both sides use the official Rust MCP SDK (`rmcp`).
+
+#![deny(clippy::print_stdout)]
+
+mod client;
+mod error;
+mod process;
+mod search;
+mod server;
+mod static_docs;
+
+pub use client::{GroundingServer, ToolInfo, ToolOutput};
+pub use error::McpError;
+pub use search::SearchBinding;
+pub use server::{DEFAULT_SEARCH_LIMIT, Doc, DocServer, DocSource, MAX_SEARCH_LIMIT, serve_stdio};
+pub use static_docs::StaticDocs;

@@ -1,0 +1,165 @@
+//! Grounding over a real MCP server process: `verity mcp serve --docs` as the reference server.
+
+use serde_json::Value;
+
+use crate::support::*;
+
+const DOCS: &str = r#"{"id": "swiftui/navigationstack", "title": "NavigationStack", "body": "A view that displays a root view and enables you to present additional views over the root view. iOS 16.0+"}
+{"id": "foundation/urlsession", "title": "URLSession", "body": "An object that coordinates a group of related network data transfer tasks. Use data(from:) with async/await."}
+{"id": "foundation/nsurlconnection", "title": "NSURLConnection (deprecated)", "body": "Deprecated since iOS 9.0. Use URLSession instead."}
+"#;
+
+fn suite(server_command: &str, latency_ms: u64, n: usize) -> (String, String) {
+    let suite = format!(
+        r#"name = "grounding"
+tasks = "tasks.jsonl"
+[defaults]
+provider = "mock"
+options = {{ latency_ms = {latency_ms} }}
+[[variants]]
+name = "plain"
+[[variants]]
+name = "grounded"
+grounding = {{ server = "docs", mode = "inject-top-k", k = 2 }}
+[servers.docs]
+command = {server_command}
+[[scorers]]
+kind = "equals"
+"#
+    );
+    let mut tasks = String::new();
+    for i in 0..n {
+        tasks.push_str(&format!("{{\"id\": \"t{i:02}\", \"input\": \"How do I fetch data with URLSession? ({i})\", \"target\": \"ok\"}}\n"));
+    }
+    (suite, tasks)
+}
+
+fn report(dir: &std::path::Path) -> Value {
+    serde_json::from_str(&stdout(&run_ok(
+        verity(dir).args(["report", "latest", "--format", "json", "--db", "g.db"]),
+    )))
+    .unwrap()
+}
+
+#[test]
+fn inject_top_k_puts_search_results_in_context_and_records_the_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, t) = suite(
+        r#"["verity", "mcp", "serve", "--docs", "docs.jsonl"]"#,
+        0,
+        3,
+    );
+    write_tree(
+        dir.path(),
+        &[
+            ("docs.jsonl", DOCS),
+            ("s/suite.toml", &s),
+            ("s/tasks.jsonl", &t),
+        ],
+    );
+    run_ok(verity(dir.path()).args(["run", "s", "--quiet", "--db", "g.db"]));
+    let v = report(dir.path());
+    for task in v["per_task"].as_array().unwrap() {
+        let grounded = &task["variants"]["grounded"]["epochs"][0];
+        let calls = grounded["tool_calls"]
+            .as_array()
+            .expect("grounded samples record their search");
+        assert_eq!(calls.len(), 1, "{grounded}");
+        assert_eq!(calls[0]["name"], "search");
+        assert!(
+            calls[0]["result"].to_string().contains("URLSession"),
+            "{}",
+            calls[0]
+        );
+        let plain = &task["variants"]["plain"]["epochs"][0];
+        assert!(
+            plain["tool_calls"].as_array().is_none_or(|c| c.is_empty()),
+            "{plain}"
+        );
+        assert_eq!(grounded["outcome"], "pass");
+    }
+    // The injected context changed what the model was sent: the grounded prompt hash differs.
+    let store = verity_store::Store::open(&dir.path().join("g.db")).unwrap();
+    let id = store.resolve_run("latest").unwrap();
+    let obs = store.observations(&id).unwrap();
+    let hashes = |variant: &str| -> Vec<String> {
+        obs.iter()
+            .filter(|o| o.key.variant == variant)
+            .map(|o| o.input_hash.clone())
+            .collect()
+    };
+    assert!(
+        hashes("grounded")
+            .iter()
+            .all(|h| !hashes("plain").contains(h))
+    );
+}
+
+#[test]
+fn a_server_that_does_not_start_aborts_the_run_before_any_sample() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, t) = suite(
+        r#"["verity", "mcp", "serve", "--docs", "missing.jsonl"]"#,
+        0,
+        3,
+    );
+    write_tree(dir.path(), &[("s/suite.toml", &s), ("s/tasks.jsonl", &t)]);
+    let out = verity(dir.path())
+        .args(["run", "s", "--quiet", "--db", "g.db"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("did not start") && stderr(&out).contains("missing.jsonl"),
+        "{}",
+        stderr(&out)
+    );
+    let store = verity_store::Store::open(&dir.path().join("g.db")).unwrap();
+    let runs = store.list_runs().unwrap();
+    assert_eq!(runs[0].status, verity_model::RunStatus::Failed);
+    assert_eq!(runs[0].completed, 0);
+}
+
+#[test]
+fn a_server_crash_mid_run_fails_grounded_samples_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // The server lives for one second; samples take 150 ms each, one at a time.
+    let cmd = format!(
+        r#"["sh", "-c", "exec timeout 1 \"$0\" mcp serve --docs docs.jsonl", "{}"]"#,
+        bin().display()
+    );
+    let (s, t) = suite(&cmd, 150, 10);
+    write_tree(
+        dir.path(),
+        &[
+            ("docs.jsonl", DOCS),
+            ("s/suite.toml", &s),
+            ("s/tasks.jsonl", &t),
+        ],
+    );
+    let out = verity(dir.path())
+        .args(["run", "s", "--quiet", "-j", "1", "--db", "g.db"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = report(dir.path());
+    let (mut ok, mut crashed) = (0, 0);
+    for task in v["per_task"].as_array().unwrap() {
+        assert_eq!(task["variants"]["plain"]["epochs"][0]["outcome"], "pass");
+        let g = &task["variants"]["grounded"]["epochs"][0];
+        match g["outcome"].as_str().unwrap() {
+            "pass" => ok += 1,
+            "error" => {
+                crashed += 1;
+                assert!(g["error"].to_string().contains("mcp_"), "{g}");
+            }
+            other => panic!("unexpected outcome {other}"),
+        }
+    }
+    assert!(ok >= 1 && crashed >= 1, "ok {ok}, crashed {crashed}");
+    let store = verity_store::Store::open(&dir.path().join("g.db")).unwrap();
+    assert_eq!(
+        store.list_runs().unwrap()[0].status,
+        verity_model::RunStatus::Completed
+    );
+}
