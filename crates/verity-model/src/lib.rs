@@ -36,7 +36,7 @@ pub use response::{Response, ResponseError, SampleKey, ToolCall, Usage};
 pub use run::{GroupRecord, RunMeta, RunOptions, RunStatus, SampleRecord, Shard};
 pub use score::{Evidence, Score, ScoreStatus};
 pub use scorer::{GroupMember, Scope, Scorer};
-pub use suite::{CompareSpec, ScorerSpec, ServerSpec, Suite};
+pub use suite::{CompareSpec, ReportSpec, ScorerSpec, ServerSpec, Suite};
 pub use task::{ChatMessage, Input, Role, SourceLoc, Task};
 pub use variant::{GenParams, GroundingMode, GroundingSpec, PromptTemplate, ProviderSpec, Variant};
 

@@ -48,6 +48,30 @@ fn two_sided() -> String {
     "two-sided".into()
 }
 
+/// Report files a run of the suite writes by itself (suite.toml `[report]`). Paths may use
+/// `{ts}` (UTC start time, `YYYYMMDD-HHMMSS`), `{run}` (the run id), `{suite}` (the suite
+/// name) and `{tmp}` (the system temporary directory); relative paths are taken from the
+/// working directory verity runs in.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportSpec {
+    /// A Markdown audit document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    /// The JSON report.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub json: Option<String>,
+    /// Also write every tool call (grounding searches, tool-loop calls) as JSON lines beside the
+    /// JSON report (`<json stem>-toolcalls.jsonl`).
+    #[serde(default)]
+    pub toolcalls: bool,
+}
+
+impl ReportSpec {
+    pub fn is_empty(&self) -> bool {
+        self.markdown.is_none() && self.json.is_none()
+    }
+}
+
 /// A whole suite, resolved: every path read, every default applied, every variant complete.
 ///
 /// A `Suite` is self-contained, which is why a run stores it: reports, rescoring and
@@ -71,6 +95,8 @@ pub struct Suite {
     pub servers: BTreeMap<String, ServerSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compare: Vec<CompareSpec>,
+    #[serde(default, skip_serializing_if = "ReportSpec::is_empty")]
+    pub report: ReportSpec,
     /// BLAKE3 over every file the suite was read from, in a stable order.
     pub content_hash: String,
 }

@@ -171,6 +171,7 @@ mod tests {
             coverage: BTreeMap::new(),
             servers: BTreeMap::new(),
             compare: vec![],
+            report: Default::default(),
             content_hash: "h".into(),
         }
     }

@@ -24,6 +24,7 @@ fn meta(id: &str, started: &str) -> RunMeta {
             coverage: BTreeMap::new(),
             servers: BTreeMap::new(),
             compare: vec![],
+            report: Default::default(),
             content_hash: "h".into(),
         },
         options: RunOptions::default(),

@@ -417,6 +417,7 @@ mod tests {
             coverage: Default::default(),
             servers: Default::default(),
             compare: vec![],
+            report: Default::default(),
             content_hash: String::new(),
         }
     }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 use verity_model::{
     CompareSpec, ErrorPolicy, GenParams, GroundingMode, GroundingSpec, OutcomeMode, OutcomeRule,
-    PromptTemplate, ProviderSpec, ScorerSpec, ServerSpec, Variant,
+    PromptTemplate, ProviderSpec, ReportSpec, ScorerSpec, ServerSpec, Variant,
 };
 
 use crate::diag::{Diagnostic, SourceFile};
@@ -26,6 +26,7 @@ const SUITE_KEYS: &[&str] = &[
     "outcome",
     "coverage",
     "compare",
+    "report",
 ];
 
 /// Keys of `[defaults]`; a `[[variants]]` entry takes these plus `name`.
@@ -72,6 +73,7 @@ pub(crate) struct Config {
     pub(crate) outcome: OutcomeRule,
     pub(crate) coverage: BTreeMap<String, u32>,
     pub(crate) compare: Vec<CompareSpec>,
+    pub(crate) report: ReportSpec,
 }
 
 impl Default for Config {
@@ -87,6 +89,7 @@ impl Default for Config {
             outcome: OutcomeRule::default(),
             coverage: BTreeMap::new(),
             compare: Vec::new(),
+            report: ReportSpec::default(),
         }
     }
 }
@@ -254,6 +257,34 @@ impl Loader {
         {
             let names: Vec<&str> = cfg.variants.iter().map(|v| v.name.as_str()).collect();
             cfg.compare = self.compare(f, items, &names);
+        }
+        if let Some(e) = doc.get("report")
+            && let Some(t) = self.table(f, e)
+        {
+            self.check_keys(f, t, &["markdown", "json", "toolcalls"], "in [report]");
+            cfg.report.markdown = t.get("markdown").and_then(|e| self.str(f, e));
+            cfg.report.json = t.get("json").and_then(|e| self.str(f, e));
+            if let Some(e) = t.get("toolcalls") {
+                match &e.value.kind {
+                    Kind::Bool(b) => cfg.report.toolcalls = *b,
+                    _ => {
+                        let d = self.bad_value(
+                            f,
+                            e.value.span.clone(),
+                            "`toolcalls` must be true or false",
+                        );
+                        self.push(d);
+                    }
+                }
+            }
+            if cfg.report.toolcalls && cfg.report.json.is_none() {
+                let d = self.bad_value(
+                    f,
+                    e.value.span.clone(),
+                    "`toolcalls = true` needs a `json` path to write beside",
+                );
+                self.push(d);
+            }
         }
         cfg
     }

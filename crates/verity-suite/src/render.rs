@@ -339,6 +339,7 @@ mod tests {
             coverage: Default::default(),
             servers: Default::default(),
             compare: vec![],
+            report: Default::default(),
             content_hash: String::new(),
         };
         let r = Renderer::new(&suite).unwrap();

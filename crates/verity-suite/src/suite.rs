@@ -85,6 +85,7 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, Diagnostics> {
             coverage: Default::default(),
             servers: Default::default(),
             compare: Vec::new(),
+            report: Default::default(),
             content_hash: content_hash(&l.hashed),
         };
         return finish(l, suite);
@@ -151,6 +152,7 @@ impl Loader {
             coverage: cfg.coverage,
             servers: cfg.servers,
             compare: cfg.compare,
+            report: cfg.report,
             content_hash: String::new(),
         };
         suite.content_hash = content_hash(&self.hashed);

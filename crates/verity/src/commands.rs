@@ -557,6 +557,9 @@ fn execute_plan(
     if let (Some(fmt), Some(path)) = (out.format, &out.out) {
         write_out(&render(&view, fmt, false), Some(path))?;
     }
+    for written in write_suite_reports(&meta, &view, &samples)? {
+        eprintln!("wrote {}", written.display());
+    }
     if summary.status == RunStatus::Interrupted {
         eprintln!(
             "interrupted: {} of {} samples stored; `verity run --resume {}` finishes the rest",
@@ -958,4 +961,69 @@ fn mcp_serve(a: McpServeArgs) -> Result<u8, Failure> {
     rt.block_on(verity_mcp::serve_stdio(source))
         .map_err(|e| Failure::infra(e.to_string()))?;
     Ok(exit::OK)
+}
+
+/// Expands a `[report]` path template of the run's suite.
+fn expand_report_path(template: &str, meta: &verity_model::RunMeta) -> PathBuf {
+    let ts: String = meta
+        .started_at
+        .chars()
+        .filter(|c| c.is_ascii_digit())
+        .take(14)
+        .collect();
+    let ts = if ts.len() == 14 {
+        format!("{}-{}", &ts[..8], &ts[8..])
+    } else {
+        meta.id.clone()
+    };
+    PathBuf::from(
+        template
+            .replace("{ts}", &ts)
+            .replace("{run}", &meta.id)
+            .replace("{suite}", &meta.suite.name)
+            .replace("{tmp}", &std::env::temp_dir().display().to_string()),
+    )
+}
+
+/// Writes the report files the suite's `[report]` asks for; returns their paths.
+fn write_suite_reports(
+    meta: &verity_model::RunMeta,
+    view: &verity_report::RunView,
+    samples: &[SampleRecord],
+) -> Result<Vec<PathBuf>, Failure> {
+    let spec = &meta.suite.report;
+    let mut written = Vec::new();
+    if let Some(t) = &spec.markdown {
+        let p = expand_report_path(t, meta);
+        write_out(&verity_report::render_markdown(view), Some(&p))?;
+        written.push(p);
+    }
+    if let Some(t) = &spec.json {
+        let p = expand_report_path(t, meta);
+        write_out(&render(view, Format::Json, false), Some(&p))?;
+        written.push(p.clone());
+        if spec.toolcalls {
+            let stem = p.to_string_lossy().trim_end_matches(".json").to_owned();
+            let tp = PathBuf::from(format!("{stem}-toolcalls.jsonl"));
+            let mut lines = String::new();
+            for s in samples {
+                for c in &s.response.tool_calls {
+                    let line = json!({
+                        "task_id": s.key.task_id,
+                        "variant": s.key.variant,
+                        "epoch": s.key.epoch,
+                        "tool": c.name,
+                        "id": c.id,
+                        "arguments": c.arguments,
+                        "result": c.result,
+                    });
+                    lines.push_str(&line.to_string());
+                    lines.push('\n');
+                }
+            }
+            write_out(&lines, Some(&tp))?;
+            written.push(tp);
+        }
+    }
+    Ok(written)
 }

@@ -128,6 +128,7 @@ pub fn suite() -> Suite {
             pair: [GROUNDED.into(), UNGROUNDED.into()],
             alternative: "greater".into(),
         }],
+        report: Default::default(),
         content_hash: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08".into(),
     }
 }

@@ -163,3 +163,60 @@ fn a_server_crash_mid_run_fails_grounded_samples_and_the_run_goes_on() {
         verity_model::RunStatus::Completed
     );
 }
+
+#[test]
+fn suite_report_section_writes_audit_json_and_toolcalls() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, t) = suite(
+        r#"["verity", "mcp", "serve", "--docs", "docs.jsonl"]"#,
+        0,
+        4,
+    );
+    let s = format!(
+        "{s}\n[report]\nmarkdown = \"out/audit-{{ts}}.md\"\njson = \"out/{{suite}}-{{run}}.json\"\ntoolcalls = true\n"
+    );
+    write_tree(
+        dir.path(),
+        &[
+            ("docs.jsonl", DOCS),
+            ("s/suite.toml", &s),
+            ("s/tasks.jsonl", &t),
+        ],
+    );
+    let out = run_ok(verity(dir.path()).args(["run", "s", "--quiet", "--db", "g.db"]));
+    let written: Vec<std::path::PathBuf> = std::fs::read_dir(dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(written.len(), 3, "{written:?}\n{}", stderr(&out));
+    let find = |suffix: &str| {
+        written
+            .iter()
+            .find(|p| p.to_string_lossy().ends_with(suffix))
+            .unwrap()
+            .clone()
+    };
+    let md = std::fs::read_to_string(find(".md")).unwrap();
+    assert!(md.starts_with("# "), "{md}");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(find(".json")).unwrap()).unwrap();
+    assert_eq!(json["per_task"].as_array().unwrap().len(), 4);
+    let calls = std::fs::read_to_string(find("-toolcalls.jsonl")).unwrap();
+    let lines: Vec<Value> = calls
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "one search per grounded sample");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["variant"] == "grounded" && l["tool"] == "search")
+    );
+    assert!(
+        find(".json")
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("grounding-")
+    );
+}
