@@ -6,7 +6,14 @@ use verity_model::{ConfigIssue, Scorer, ScorerSpec, Task};
 use crate::text::{Contains, Equals, Identical, JsonValid, RegexMatch, TextOpts};
 
 /// The scorer kinds [`build`] accepts.
-pub const KINDS: &[&str] = &["equals", "contains", "regex", "json-valid", "identical"];
+pub const KINDS: &[&str] = &[
+    "equals",
+    "contains",
+    "regex",
+    "json-valid",
+    "identical",
+    "swift",
+];
 
 /// The option keys each kind accepts (every kind also takes `name`, handled by the loader).
 fn allowed_options(kind: &str) -> &'static [&'static str] {
@@ -22,6 +29,7 @@ fn allowed_options(kind: &str) -> &'static [&'static str] {
         ],
         "json-valid" => &["extract"],
         "identical" => &["normalize"],
+        "swift" => verity_swift::OPTION_KEYS,
         _ => &[],
     }
 }
@@ -52,6 +60,10 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
                 format!("unknown option `{key}` for scorer `{}`; {hint}", spec.kind),
             ));
         }
+    }
+    if spec.kind == "swift" {
+        issues.extend(verity_swift::check_options(&spec.options));
+        return issues;
     }
     let o = &spec.options;
     for b in [
@@ -117,6 +129,7 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
 pub fn check_task(spec: &ScorerSpec, task: &Task) -> Vec<ConfigIssue> {
     let mut issues = Vec::new();
     match spec.kind.as_str() {
+        "swift" => issues.extend(verity_swift::check_task(task)),
         "regex" => {
             let opts = TextOpts::from_options(&spec.options);
             match task.expect.get("regex") {
@@ -213,6 +226,7 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
             criterion: criterion("json_valid"),
             raw: o.get("extract").and_then(Value::as_str) == Some("raw"),
         }),
+        "swift" => Box::new(verity_swift::SwiftScorer::from_options(&name, o)?),
         "identical" => Box::new(Identical {
             name,
             criterion: criterion("identical"),

@@ -87,6 +87,12 @@ pub enum Command {
     /// Serve documentation to models over MCP (stdin/stdout).
     #[command(subcommand)]
     Mcp(McpCommand),
+    /// Run mechanical oracles on files, without a model.
+    #[command(subcommand)]
+    Check(CheckCommand),
+    /// Build and query Swift symbol indexes (from SymbolKit symbol graphs).
+    #[command(subcommand)]
+    Symbols(SymbolsCommand),
     /// Print the exit codes and what they mean.
     ExitCodes,
 }
@@ -265,6 +271,66 @@ pub struct McpServeArgs {
     /// A JSONL file of documents: one {"id", "title", "body"} object per line.
     #[arg(long, value_name = "FILE")]
     pub docs: Option<PathBuf>,
+    /// A Swift symbol index (`default:ios17.4` or a file from `verity symbols build`), served
+    /// with the deprecation map.
+    #[arg(long, value_name = "INDEX")]
+    pub index: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CheckCommand {
+    /// The four Swift oracles (parse, symbols exist, availability, no deprecated API) on Swift
+    /// files or model answers (.md / .txt: fenced code blocks), or standard input (`-`). One JSON
+    /// object per file; exit 1 when any file fails.
+    Swift(CheckSwiftArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckSwiftArgs {
+    /// Files to check; `-` reads standard input.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The target platform and version, e.g. ios17.0, macos14.0.
+    #[arg(long, default_value = "ios17.0")]
+    pub platform: String,
+    /// The symbol index: `default:ios17.4` or a path.
+    #[arg(long, default_value = "default:ios17.4")]
+    pub index: String,
+    /// A deprecation map in the seed's JSON shape (default: the shipped one).
+    #[arg(long, value_name = "PATH")]
+    pub deprecations: Option<PathBuf>,
+    /// Parser: auto (a Swift toolchain when found, else tree-sitter), tree-sitter, or a path to
+    /// swiftc / swift-frontend.
+    #[arg(long, default_value = "auto")]
+    pub toolchain: String,
+    /// Fail when the toolchain is not available instead of falling back to tree-sitter.
+    #[arg(long)]
+    pub require_toolchain: bool,
+    /// json (one object per file) or table.
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    pub format: Format,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SymbolsCommand {
+    /// Read SymbolKit symbol graphs (*.symbols.json) into a compact index.
+    Build {
+        /// Directories holding *.symbols.json files.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        #[arg(long, value_name = "INDEX")]
+        out: PathBuf,
+    },
+    /// Print a symbol's facts (module, kind, path, availability per platform, deprecation).
+    Lookup {
+        /// `URLSession`, `URLSession.shared`, `View.navigationDestination(for:destination:)`…
+        name: String,
+        #[arg(long, default_value = "default:ios17.4")]
+        index: String,
+        /// One JSON object per match.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Args)]

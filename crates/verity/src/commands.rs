@@ -15,9 +15,9 @@ use verity_runner::{
 use verity_store::Store;
 
 use crate::cli::{
-    CacheCommand, Cli, ColorChoice, Command, ExecArgs, Format, ListArgs, McpCommand, McpServeArgs,
-    MergeArgs, ObservationsCommand, ReportArgs, RescoreArgs, RetryArgs, RunArgs, RunsArgs,
-    ValidateArgs,
+    CacheCommand, CheckCommand, CheckSwiftArgs, Cli, ColorChoice, Command, ExecArgs, Format,
+    ListArgs, McpCommand, McpServeArgs, MergeArgs, ObservationsCommand, ReportArgs, RescoreArgs,
+    RetryArgs, RunArgs, RunsArgs, SymbolsCommand, ValidateArgs,
 };
 use crate::config::Config;
 use crate::{Failure, exit, progress};
@@ -36,6 +36,8 @@ pub fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Cache(c) => cache(c, &config),
         Command::Observations(c) => observations(c, &config),
         Command::Mcp(McpCommand::Serve(a)) => mcp_serve(a),
+        Command::Check(CheckCommand::Swift(a)) => check_swift(a),
+        Command::Symbols(c) => symbols(c),
         Command::ExitCodes => {
             for (code, what) in exit::TABLE {
                 println!("{code:>4}  {what}");
@@ -948,11 +950,23 @@ fn mcp_serve(a: McpServeArgs) -> Result<u8, Failure> {
             let name = format!("docs {}", path.display());
             Arc::new(verity_mcp::StaticDocs::new(name, read_docs(path)?))
         }
-        None => {
-            return Err(Failure::usage(
-                "name a documentation source: --docs FILE.jsonl",
-            ));
-        }
+        None => match &a.index {
+            Some(spec) => {
+                let index = verity_swift::cli::load_index(spec).map_err(|e| {
+                    Failure::usage(format!(
+                        "index {spec}: {e} (build one with `verity symbols build DIR --out INDEX`)"
+                    ))
+                })?;
+                let map = verity_swift::DeprecationMap::default_for(&index);
+                let name = format!("verity-apple-docs {}", index.meta().label);
+                Arc::new(crate::docs::SdkDocs::new(&index, &map, name))
+            }
+            None => {
+                return Err(Failure::usage(
+                    "name a documentation source: --docs FILE.jsonl or --index INDEX",
+                ));
+            }
+        },
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -1026,4 +1040,92 @@ fn write_suite_reports(
         }
     }
     Ok(written)
+}
+
+fn symbols(c: SymbolsCommand) -> Result<u8, Failure> {
+    match c {
+        SymbolsCommand::Build { dirs, out } => {
+            let s =
+                verity_swift::cli::build(&dirs, &out).map_err(|e| Failure::usage(e.to_string()))?;
+            println!(
+                "{} symbols from {} modules -> {} ({} bytes, {:.1}s)",
+                s.symbols,
+                s.modules,
+                s.out.display(),
+                s.bytes,
+                s.elapsed.as_secs_f64()
+            );
+            Ok(exit::OK)
+        }
+        SymbolsCommand::Lookup { name, index, json } => {
+            let ix = verity_swift::cli::load_index(&index)
+                .map_err(|e| Failure::usage(format!("index {index}: {e}")))?;
+            let found = verity_swift::cli::lookup(&ix, &name);
+            if found.is_empty() {
+                eprintln!(
+                    "`{name}` is not in index {} ({} symbols)",
+                    ix.meta().label,
+                    ix.symbol_count()
+                );
+                return Ok(exit::GATE_FAILED);
+            }
+            for f in found {
+                if json {
+                    println!("{}", serde_json::to_string(&f).unwrap_or_default());
+                } else {
+                    println!("{}", verity_swift::cli::facts_line(&f));
+                }
+            }
+            Ok(exit::OK)
+        }
+    }
+}
+
+fn check_swift(a: CheckSwiftArgs) -> Result<u8, Failure> {
+    let target = verity_swift::Target::parse(&a.platform).ok_or_else(|| {
+        Failure::usage(format!(
+            "--platform {:?}: expected e.g. ios17.0, macos14.0",
+            a.platform
+        ))
+    })?;
+    let mut opts =
+        verity_swift::cli::check_options_for(target, &a.index, a.deprecations.as_deref())
+            .map_err(Failure::usage)?;
+    opts.toolchain = verity_swift::ToolchainChoice::parse(&a.toolchain);
+    opts.require_toolchain = a.require_toolchain;
+    let mut all_ok = true;
+    for f in &a.files {
+        let report = if f.as_os_str() == "-" {
+            let mut src = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut src)
+                .map_err(|e| Failure::infra(format!("reading standard input: {e}")))?;
+            verity_swift::check_source(&src, &opts)
+        } else {
+            verity_swift::cli::check_file(f, &opts)
+                .map_err(|e| Failure::usage(format!("{}: {e}", f.display())))?
+        };
+        all_ok &= report.outcome;
+        let mut v = serde_json::to_value(&report).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            o.insert("file".into(), json!(f.display().to_string()));
+        }
+        match a.format {
+            Format::Json | Format::Md => {
+                println!("{}", serde_json::to_string(&v).unwrap_or_default())
+            }
+            Format::Table => {
+                let mark = |b: bool| if b { "pass" } else { "FAIL" };
+                println!(
+                    "{}  parse {}  symbols {}  availability {}  deprecated {}  ({})",
+                    f.display(),
+                    mark(report.parse),
+                    mark(report.symbols_exist),
+                    mark(report.availability_ok),
+                    mark(report.no_deprecated),
+                    report.parser
+                );
+            }
+        }
+    }
+    Ok(if all_ok { exit::OK } else { exit::GATE_FAILED })
 }

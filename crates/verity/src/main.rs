@@ -5,6 +5,7 @@
 mod cli;
 mod commands;
 mod config;
+mod docs;
 mod exit;
 mod progress;
 

@@ -1,0 +1,146 @@
+//! Helpers for the `verity` binary: `verity symbols build|lookup` and `verity check swift`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::check::{
+    CheckOptions, DEFAULT_INDEX_NAME, FileReport, check_answer, check_source, default_index,
+    default_map,
+};
+use crate::deprecations::DeprecationMap;
+use crate::index::{Index, IndexError, SymbolFacts, build_index};
+
+/// What `verity symbols build` did.
+#[derive(Clone, Debug, Serialize)]
+pub struct BuildSummary {
+    pub out: PathBuf,
+    pub symbols: usize,
+    pub modules: u32,
+    pub bytes: usize,
+    pub label: String,
+    #[serde(with = "secs")]
+    pub elapsed: Duration,
+}
+
+mod secs {
+    pub fn serialize<S: serde::Serializer>(
+        d: &std::time::Duration,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(d.as_secs_f64())
+    }
+}
+
+/// `verity symbols build DIR... --out INDEX`.
+pub fn build(dirs: &[PathBuf], out: &Path) -> Result<BuildSummary, IndexError> {
+    let started = Instant::now();
+    let ix = build_index(dirs)?;
+    let bytes = ix.to_bytes();
+    std::fs::write(out, &bytes).map_err(|e| IndexError::Io {
+        path: out.display().to_string(),
+        source: e,
+    })?;
+    Ok(BuildSummary {
+        out: out.to_path_buf(),
+        symbols: ix.symbol_count(),
+        modules: ix.meta().modules,
+        bytes: bytes.len(),
+        label: ix.meta().label.clone(),
+        elapsed: started.elapsed(),
+    })
+}
+
+/// An index named like the scorer's `index` option: `default:ios17.4` (or `default`) or a path.
+pub fn load_index(spec: &str) -> Result<Arc<Index>, IndexError> {
+    if spec == "default" || spec == DEFAULT_INDEX_NAME {
+        return default_index();
+    }
+    Index::load(Path::new(spec)).map(Arc::new)
+}
+
+/// `verity symbols lookup NAME`: every match, as facts.
+pub fn lookup(index: &Index, name: &str) -> Vec<SymbolFacts> {
+    index.lookup(name)
+}
+
+/// One line per symbol: `SwiftUI swift.method View.navigationDestination(for:destination:) iOS 16.0+ …`.
+pub fn facts_line(f: &SymbolFacts) -> String {
+    let mut s = format!("{} {} {}", f.module, f.kind, f.dotted_path());
+    for a in &f.availability {
+        let Some(d) = a.domain else { continue };
+        let mut parts = Vec::new();
+        if let Some(i) = a.introduced {
+            parts.push(format!("{i}+"));
+        }
+        if a.unavailable {
+            parts.push("unavailable".into());
+        }
+        if let Some(dep) = a.deprecated {
+            parts.push(if dep.is_future() {
+                "deprecated(future)".to_owned()
+            } else {
+                format!("deprecated {dep}")
+            });
+        }
+        if a.unconditionally_deprecated {
+            parts.push("deprecated".into());
+        }
+        if let Some(o) = a.obsoleted {
+            parts.push(format!("obsoleted {o}"));
+        }
+        if let Some(r) = &a.renamed {
+            parts.push(format!("renamed {r}"));
+        }
+        if !parts.is_empty() {
+            s.push_str(&format!(" [{d} {}]", parts.join(", ")));
+        }
+    }
+    if f.approximate_name {
+        s.push_str(" (approximate ObjC name)");
+    }
+    if f.synthesized {
+        s.push_str(" (placeholder)");
+    }
+    s
+}
+
+/// Check options for `verity check swift`: an index spec (`default:ios17.4` or a path), the
+/// shipped map unless a map path is given.
+pub fn check_options_for(
+    target: crate::version::Target,
+    index: &str,
+    deprecations: Option<&Path>,
+) -> Result<CheckOptions, String> {
+    let mut o = CheckOptions::new(target).map_err(|e| e.to_string())?;
+    if index != "default" && index != DEFAULT_INDEX_NAME {
+        let ix = load_index(index)
+            .map_err(|e| format!("{e}; build one with `verity symbols build DIR --out {index}`"))?;
+        o.deprecations = Arc::new(DeprecationMap::default_for(&ix));
+        o.index = ix;
+    } else {
+        o.deprecations = default_map().map_err(|e| e.to_string())?;
+    }
+    if let Some(p) = deprecations {
+        o.deprecations = Arc::new(DeprecationMap::load(p, &o.index).map_err(|e| e.to_string())?);
+    }
+    Ok(o)
+}
+
+/// `verity check swift FILE`: a `.md` / `.txt` file is a model answer (fenced blocks), anything
+/// else is Swift source.
+pub fn check_file(path: &Path, opts: &CheckOptions) -> Result<FileReport, std::io::Error> {
+    let bytes = std::fs::read(path)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let answer = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "md" | "markdown" | "txt"));
+    Ok(if answer {
+        check_answer(&text, opts)
+    } else {
+        check_source(&text, opts)
+    })
+}

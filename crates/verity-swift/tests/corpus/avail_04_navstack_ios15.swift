@@ -1,0 +1,9 @@
+import SwiftUI
+
+struct Root: View {
+    var body: some View {
+        NavigationStack {
+            Text("Root")
+        }
+    }
+}

@@ -1,0 +1,7 @@
+import Foundation
+
+func kickOff() {
+    detach {
+        print("background work")
+    }
+}

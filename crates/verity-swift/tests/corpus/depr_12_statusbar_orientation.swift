@@ -1,0 +1,5 @@
+import UIKit
+
+func isLandscape() -> Bool {
+    UIApplication.shared.statusBarOrientation.isLandscape
+}

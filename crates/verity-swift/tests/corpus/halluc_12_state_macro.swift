@@ -1,0 +1,9 @@
+import SwiftUI
+
+struct Profile: View {
+    @StateStore private var name = ""
+
+    var body: some View {
+        TextField("Name", text: $name)
+    }
+}

@@ -1,0 +1,8 @@
+import SwiftUI
+
+struct Broken: View {
+    var body: some View {
+        VStack {
+            Text("Hello")
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+
+let greeting = "Hello, world
+print(greeting)

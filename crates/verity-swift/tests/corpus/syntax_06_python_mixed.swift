@@ -1,0 +1,6 @@
+import Foundation
+
+def handler(request):
+    return request.json()
+
+let x = 1

@@ -1,0 +1,596 @@
+//! Index round trip, lookups, guards, deprecations, the toolchain runner, the scorer, and
+//! garbage that must never panic.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+use verity_model::{Response, ScoreStatus, Scorer, Task};
+use verity_swift::{
+    CheckOptions, DeprecationMap, Domain, FutureMode, Index, SwiftScorer, Target, ToolchainChoice,
+    Version, build_index, check_answer, check_options, check_source,
+};
+
+fn t(s: &str) -> Target {
+    Target::parse(s).expect("target")
+}
+
+fn opts(target: &str) -> CheckOptions {
+    CheckOptions::new(t(target)).expect("default index")
+}
+
+/// A tiny symbol-graph directory: a facts-only graph plus a `symbolgraph-extract`-style
+/// extension file (`Kit@Swift.symbols.json`) with an extension block.
+fn tiny_graphs(dir: &Path) {
+    let kit = json!({
+        "metadata": {"formatVersion": {"major": 0, "minor": 6, "patch": 0}, "generator": "test"},
+        "module": {"name": "Kit", "platform": {"operatingSystem": {"name": "ios", "minimumVersion": {"major": 17, "minor": 4}}}},
+        "symbols": [
+            {"kind": {"identifier": "swift.class"}, "identifier": {"precise": "s:3Kit4BaseC"}, "pathComponents": ["Base"], "names": {"title": "Base"}, "accessLevel": "open",
+             "availability": [{"domain": "iOS", "introduced": {"major": 13}}]},
+            {"kind": {"identifier": "swift.method"}, "identifier": {"precise": "s:3Kit4BaseC5hello"}, "pathComponents": ["Base", "hello(to:)"], "names": {"title": "hello(to:)"}, "accessLevel": "public"},
+            {"kind": {"identifier": "swift.class"}, "identifier": {"precise": "s:3Kit5ChildC"}, "pathComponents": ["Child"], "names": {"title": "Child"}, "accessLevel": "public",
+             "availability": [{"domain": "iOS", "introduced": {"major": 16, "minor": 0}}, {"domain": "macOS", "introduced": {"major": 13}}]},
+            {"kind": {"identifier": "swift.method"}, "identifier": {"precise": "s:3Kit5ChildC3new"}, "pathComponents": ["Child", "shiny()"], "names": {"title": "shiny()"}, "accessLevel": "public",
+             "availability": [{"domain": "iOS", "introduced": {"major": 17, "minor": 0}}]},
+            {"kind": {"identifier": "swift.method"}, "identifier": {"precise": "s:3Kit5ChildC3old"}, "pathComponents": ["Child", "rusty()"], "names": {"title": "rusty()"}, "accessLevel": "public",
+             "availability": [{"domain": "iOS", "introduced": {"major": 13}, "deprecated": {"major": 15}, "renamed": "shiny()"}]},
+            {"kind": {"identifier": "swift.method"}, "identifier": {"precise": "s:3Kit5ChildC4soon"}, "pathComponents": ["Child", "dusty()"], "names": {"title": "dusty()"}, "accessLevel": "public",
+             "availability": [{"domain": "iOS", "introduced": {"major": 13}, "deprecated": {"major": 100000}, "willEventuallyBeDeprecated": true}]},
+            {"kind": {"identifier": "swift.protocol"}, "identifier": {"precise": "s:3Kit5GreetP"}, "pathComponents": ["Greeter"], "names": {"title": "Greeter"}, "accessLevel": "public"},
+            {"kind": {"identifier": "swift.method"}, "identifier": {"precise": "s:3Kit5GreetP4wave"}, "pathComponents": ["Greeter", "wave()"], "names": {"title": "wave()"}, "accessLevel": "public"},
+            {"kind": {"identifier": "swift.method"}, "identifier": {"precise": "s:3Kit5GreetP4priv"}, "pathComponents": ["Greeter", "secret()"], "names": {"title": "secret()"}, "accessLevel": "internal"}
+        ],
+        "relationships": [
+            {"kind": "inheritsFrom", "source": "s:3Kit5ChildC", "target": "s:3Kit4BaseC"},
+            {"kind": "conformsTo", "source": "s:3Kit4BaseC", "target": "s:3Kit5GreetP"},
+            {"kind": "memberOf", "source": "s:3Kit4BaseC5hello", "target": "s:3Kit4BaseC"}
+        ]
+    });
+    let ext = json!({
+        "metadata": {"formatVersion": {"major": 0, "minor": 6, "patch": 0}, "generator": "swift symbolgraph-extract"},
+        "module": {"name": "Kit"},
+        "symbols": [
+            {"kind": {"identifier": "swift.extension"}, "identifier": {"precise": "s:e:s:SS3KitE"}, "pathComponents": ["String"], "names": {"title": "String"}, "accessLevel": "public"},
+            {"kind": {"identifier": "swift.property"}, "identifier": {"precise": "s:SS3KitE5shout"}, "pathComponents": ["String", "shouted"], "names": {"title": "shouted"}, "accessLevel": "public"}
+        ],
+        "relationships": [
+            {"kind": "extensionTo", "source": "s:e:s:SS3KitE", "target": "s:SS", "targetFallback": "Swift.String"},
+            {"kind": "memberOf", "source": "s:SS3KitE5shout", "target": "s:e:s:SS3KitE"},
+            {"kind": "conformsTo", "source": "s:e:s:SS3KitE", "target": "s:3Kit5GreetP"}
+        ]
+    });
+    std::fs::write(dir.join("Kit.symbols.json"), kit.to_string()).expect("write");
+    std::fs::write(dir.join("Kit@Swift.symbols.json"), ext.to_string()).expect("write");
+}
+
+#[test]
+fn index_round_trip_and_inherited_members() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    tiny_graphs(dir.path());
+    let ix = build_index(&[dir.path()]).expect("build");
+    assert_eq!(ix.meta().platform, Some(t("ios17.4")));
+    // internal symbols are left out
+    assert!(ix.lookup("Greeter.secret()").is_empty());
+    // save / load equality
+    let file = dir.path().join("kit.vidx");
+    ix.save(&file).expect("save");
+    let back = Index::load(&file).expect("load");
+    assert_eq!(back, ix);
+    // inherited members: Child → Base → Greeter
+    let members: Vec<String> = back
+        .members("Child")
+        .iter()
+        .map(|m| m.dotted_path())
+        .collect();
+    for want in ["Child.shiny()", "Base.hello(to:)", "Greeter.wave()"] {
+        assert!(members.contains(&want.to_owned()), "{want} in {members:?}");
+    }
+    assert_eq!(
+        back.supertypes("Child"),
+        vec!["Base".to_owned(), "Greeter".to_owned()]
+    );
+    assert_eq!(
+        back.lookup("Child.hello(to:)").len(),
+        1,
+        "found through the superclass"
+    );
+    assert_eq!(back.lookup("Child.hello").len(), 1, "by base name");
+    assert!(back.lookup("Child.hello(from:)").is_empty());
+    assert_eq!(
+        back.lookup("hello(to:)")[0].path,
+        vec!["Base", "hello(to:)"]
+    );
+    assert_eq!(back.lookup("Kit.Child")[0].title, "Child");
+    // an extension file: String gets `shouted` and conforms to Greeter
+    assert_eq!(back.lookup("String.shouted").len(), 1);
+    assert!(
+        back.lookup("String.wave").len() == 1,
+        "{:?}",
+        back.supertypes("String")
+    );
+    // availability per domain
+    let child = &back.lookup("Child")[0];
+    assert_eq!(
+        child
+            .availability_for(Domain::MacOs)
+            .and_then(|a| a.introduced),
+        Some(Version::new(13, 0, 0))
+    );
+    let st = back.status(
+        &back.lookup("Child.rusty()")[0],
+        t("ios16.0"),
+        Version::new(5, 10, 0),
+    );
+    assert_eq!(
+        st.deprecation.as_ref().map(|d| d.since.as_str()),
+        Some("iOS 15.0")
+    );
+    assert_eq!(
+        st.deprecation.and_then(|d| d.renamed).as_deref(),
+        Some("shiny()")
+    );
+    let st = back.status(
+        &back.lookup("Child.dusty()")[0],
+        t("ios16.0"),
+        Version::new(5, 10, 0),
+    );
+    assert!(st.deprecation.is_some_and(|d| d.future));
+    // nothing there
+    assert!(build_index(&[dir.path().join("nope")]).is_err());
+}
+
+#[test]
+fn default_index_facts() {
+    let ix = verity_swift::default_index().expect("index");
+    assert!(ix.symbol_count() > 70_000);
+    assert!(ix.has_module("SwiftUI") && ix.has_module("Swift"));
+    let nd = ix.lookup("View.navigationDestination(for:destination:)");
+    assert_eq!(nd.len(), 1);
+    assert_eq!(nd[0].module, "SwiftUI");
+    assert!(
+        ix.lookup("View.navigationDestination(for:content:)")
+            .is_empty()
+    );
+    assert!(ix.lookup("NavigationStackView").is_empty());
+    // inherited: UIButton gets UIView's addSubview through UIControl
+    assert!(ix.lookup("UIButton.addSubview(_:)").len() == 1);
+    // protocol extension member through conformsTo: String.data(using:allowLossyConversion:)
+    assert!(
+        !ix.lookup("String.data(using:allowLossyConversion:)")
+            .is_empty()
+    );
+    // an imported ObjC spelling found through x-alternateTitles
+    assert!(
+        !ix.lookup("UINavigationController.pushViewController(_:animated:)")
+            .is_empty()
+    );
+}
+
+#[test]
+fn default_index_is_up_to_date() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/apple-sdk-symbols/ios17.4");
+    if !data.is_dir() {
+        eprintln!("skipped: {} is not present", data.display());
+        return;
+    }
+    let built = build_index(&[data.as_path()]).expect("build");
+    let shipped = Index::load_bytes(verity_swift::check::DEFAULT_INDEX_BYTES).expect("shipped");
+    assert!(
+        built == shipped,
+        "crates/verity-swift/data/ios17.4.vidx is stale: regenerate it with `cargo run --release -p verity-swift --example build_index -- ../shared/data/apple-sdk-symbols/ios17.4 --out crates/verity-swift/data/ios17.4.vidx`"
+    );
+}
+
+#[test]
+fn damaged_index_files_are_errors() {
+    let bytes = verity_swift::check::DEFAULT_INDEX_BYTES;
+    assert!(Index::load_bytes(&[]).is_err());
+    assert!(Index::load_bytes(b"VIDX").is_err());
+    assert!(Index::load_bytes(&bytes[..bytes.len() / 2]).is_err());
+    let mut flipped = bytes.to_vec();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0xff;
+    assert!(Index::load_bytes(&flipped).is_err());
+    let mut wrong_version = bytes.to_vec();
+    wrong_version[4] = 99;
+    let e = Index::load_bytes(&wrong_version).expect_err("version");
+    assert!(e.to_string().contains("verity symbols build"));
+}
+
+#[test]
+fn availability_guards() {
+    let src = r#"
+import SwiftUI
+struct A: View {
+    var body: some View {
+        if #available(iOS 17, *) {
+            ContentUnavailableView("x", systemImage: "y")
+        } else {
+            ContentUnavailableView("x", systemImage: "y")
+        }
+    }
+}
+"#;
+    let r = check_source(src, &opts("ios16.0"));
+    let ev = &r.criteria.availability_ok.evidence;
+    assert_eq!(ev.len(), 1, "only the else branch: {ev:?}");
+    assert_eq!(ev[0].line, Some(8));
+    assert!(ev[0].message.contains("requires iOS 17.0"));
+    // a macOS guard does not cover iOS
+    let src = "import SwiftUI\nfunc f() {\n  if #available(macOS 14, *) { _ = ContentUnavailableView.search }\n}\n";
+    assert!(!check_source(src, &opts("ios16.0")).availability_ok);
+    assert!(check_source(src, &opts("macos14.0")).availability_ok);
+    // the same code is fine on a target that has the API
+    assert!(check_source(src, &opts("ios17.0")).availability_ok);
+    // #unavailable: the else branch is the guarded one
+    let src = "import SwiftUI\nfunc f() {\n  if #unavailable(iOS 17) { print(1) } else { _ = ContentUnavailableView.search }\n}\n";
+    assert!(check_source(src, &opts("ios16.0")).availability_ok);
+}
+
+#[test]
+fn future_deprecations_warn_or_fail() {
+    let src = "import SwiftUI\nstruct A: View {\n  var body: some View { NavigationView { Text(\"x\") } }\n}\n";
+    let mut o = opts("ios17.0");
+    let r = check_source(src, &o);
+    assert_eq!(r.criteria.no_deprecated.status, ScoreStatus::Pass);
+    assert!(
+        r.criteria.no_deprecated.evidence[0]
+            .message
+            .starts_with("warning:")
+    );
+    o.future = FutureMode::Fail;
+    let r = check_source(src, &o);
+    assert_eq!(r.criteria.no_deprecated.status, ScoreStatus::Fail);
+    assert_eq!(r.criteria.no_deprecated.evidence[0].line, Some(3));
+}
+
+#[test]
+fn deprecation_versus_target() {
+    // onChange(of:perform:) is deprecated in iOS 17: not yet for an iOS 16 target
+    let src = "import SwiftUI\nstruct A: View {\n  @State var x = 0\n  var body: some View { Text(\"a\").onChange(of: x, perform: { v in print(v) }) }\n}\n";
+    assert!(check_source(src, &opts("ios16.0")).no_deprecated);
+    assert!(!check_source(src, &opts("ios17.0")).no_deprecated);
+}
+
+#[test]
+fn map_and_graph_disagreements() {
+    let ix = verity_swift::default_index().expect("index");
+    // A deliberately wrong entry: the map says Text is deprecated; the graph says it is not.
+    let map = DeprecationMap::from_json(
+        r#"{"Text": {"alternative": "Label", "deprecated_since": "iOS 15.0", "sdk_symbol": "SwiftUI.Text"},
+            "NSURLConnection": {"alternative": "URLSession", "deprecated_since": "iOS 9.0"},
+            "madeUpThing": {"alternative": "nothing", "deprecated_since": "iOS 1.0"}}"#,
+        &ix,
+    )
+    .expect("map");
+    let d = map.disagreements(&ix, t("ios17.0"), Version::new(5, 10, 0));
+    let keys: Vec<&str> = d.iter().map(|x| x.key.as_str()).collect();
+    assert!(keys.contains(&"Text"), "{d:?}");
+    assert!(keys.contains(&"madeUpThing"), "{d:?}");
+    let text = d.iter().find(|x| x.key == "Text").expect("Text");
+    assert!(text.graph_says.contains("not deprecated"));
+    // the graph wins when checking: Text is not flagged, and the evidence notes why
+    let mut o = opts("ios17.0");
+    o.deprecations = Arc::new(map);
+    let r = check_source("import SwiftUI\nlet t = Text(\"hi\")\n", &o);
+    assert!(r.no_deprecated, "{:?}", r.criteria.no_deprecated);
+    assert!(
+        r.criteria
+            .no_deprecated
+            .evidence
+            .iter()
+            .any(|e| e.message.contains("symbol graph wins")),
+        "{:?}",
+        r.criteria.no_deprecated
+    );
+    // the shipped map against the shipped index
+    let shipped = verity_swift::default_map().expect("map");
+    assert_eq!(shipped.len(), 69);
+    let d = shipped.disagreements(&ix, t("ios17.4"), Version::new(5, 10, 0));
+    for x in &d {
+        println!(
+            "map disagreement: {} — map: {}; graph: {}",
+            x.key, x.map_says, x.graph_says
+        );
+    }
+}
+
+#[test]
+fn no_code_and_target_newer_than_index() {
+    let r = check_answer("I can't help with that.", &opts("ios17.0"));
+    assert!(!r.parse && !r.outcome);
+    assert_eq!(r.criteria.parse.explanation, "no code produced");
+    assert_eq!(r.criteria.symbols_exist.status, ScoreStatus::NotApplicable);
+    let src = "import SwiftUI\nstruct A: View {\n  var body: some View { MeshGradient(width: 2, height: 2, points: [], colors: []) }\n}\n";
+    let r = check_source(src, &opts("ios18.0"));
+    assert_eq!(r.criteria.symbols_exist.status, ScoreStatus::NotApplicable);
+    assert!(
+        r.criteria
+            .symbols_exist
+            .explanation
+            .contains("newer than the index")
+    );
+    let r = check_source(src, &opts("ios17.0"));
+    assert_eq!(r.criteria.symbols_exist.status, ScoreStatus::Fail);
+}
+
+/// A deterministic byte soup.
+fn soup(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+#[test]
+fn garbage_never_panics() {
+    let o = opts("ios17.0");
+    for seed in 1..40u64 {
+        let bytes = soup(2000 + seed as usize * 37, seed);
+        let s = String::from_utf8_lossy(&bytes);
+        let r = check_source(&s, &o);
+        let _ = serde_json::to_string(&r).expect("serializes");
+        let _ = check_answer(&format!("```swift\n{s}\n```"), &o);
+    }
+    // Swift-flavoured garbage: keywords and punctuation at random
+    let words = [
+        "struct",
+        "{",
+        "}",
+        "(",
+        ")",
+        ".",
+        "var",
+        "let",
+        "func",
+        "View",
+        "Text",
+        "@State",
+        "#Preview",
+        "\\.",
+        "in",
+        ":",
+        ",",
+        "if",
+        "#available(iOS 17, *)",
+        "\"",
+        "$0",
+        "<",
+        ">",
+        "?",
+        "!",
+        "extension",
+        "init",
+        "=",
+        "->",
+        "\n",
+    ];
+    for seed in 1..60u64 {
+        let picks = soup(400, seed);
+        let s: String = picks
+            .iter()
+            .map(|b| words[*b as usize % words.len()])
+            .collect::<Vec<_>>()
+            .join(" ");
+        let _ = check_source(&s, &o);
+    }
+    for s in [
+        "", " ", "\0", "```", "```swift", "}}}}", "@", "#", "\\", ".", "...",
+    ] {
+        let _ = check_source(s, &o);
+        let _ = check_answer(s, &o);
+    }
+}
+
+#[test]
+fn a_megabyte_of_braces_never_panics() {
+    let o = opts("ios17.0");
+    let s = "{".repeat(1 << 20);
+    let r = check_source(&s, &o);
+    assert!(!r.parse);
+    let deep = format!(
+        "{}Text(\"x\"){}",
+        "VStack { ".repeat(3000),
+        " }".repeat(3000)
+    );
+    let r = check_source(&deep, &o);
+    let _ = serde_json::to_string(&r).expect("serializes");
+    let huge = "let x = 1\n".repeat(500_000);
+    let r = check_source(&huge, &o);
+    assert!(!r.parse, "over the size limit is a parse failure");
+}
+
+fn fake_compiler(dir: &Path, name: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    p
+}
+
+#[test]
+fn toolchain_check_with_a_fake_swiftc() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = fake_compiler(
+        dir.path(),
+        "swiftc",
+        "[ \"$1\" = -parse ] || exit 3\n[ -f \"$2\" ] || exit 4\necho \"$2:2:9: error: expected expression after operator\" >&2\nexit 1",
+    );
+    let mut o = opts("ios17.0");
+    o.toolchain = ToolchainChoice::Path(bad);
+    let r = check_source("import Foundation\nlet x = 1 +\n", &o);
+    assert_eq!(
+        r.criteria.parse.status,
+        ScoreStatus::Fail,
+        "{:?}",
+        r.criteria.parse
+    );
+    assert!(r.parser.starts_with("swiftc -parse"), "{}", r.parser);
+    let e = &r.criteria.parse.evidence[0];
+    assert_eq!((e.line, e.column), (Some(2), Some(9)));
+    assert_eq!(
+        e.message,
+        "main.swift:2:9: error: expected expression after operator"
+    );
+
+    let good = fake_compiler(
+        dir.path(),
+        "swift-frontend",
+        "[ \"$1\" = -frontend ] && [ \"$2\" = -parse ] || exit 3\nexit 0",
+    );
+    o.toolchain = ToolchainChoice::Path(good);
+    let r = check_source("let x = 1\n", &o);
+    assert_eq!(
+        r.criteria.parse.status,
+        ScoreStatus::Pass,
+        "{:?}",
+        r.criteria.parse
+    );
+
+    let slow = fake_compiler(dir.path(), "swiftc-slow", "sleep 30");
+    o.toolchain = ToolchainChoice::Path(slow);
+    o.limits.wall = std::time::Duration::from_millis(300);
+    let started = std::time::Instant::now();
+    let r = check_source("let x = 1\n", &o);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(
+        r.criteria.parse.status,
+        ScoreStatus::Error,
+        "{:?}",
+        r.criteria.parse
+    );
+
+    // a compiler that cannot run: tree-sitter takes over, unless one is required
+    o.toolchain = ToolchainChoice::Path(dir.path().join("missing-swiftc"));
+    let r = check_source("let x = 1\n", &o);
+    assert_eq!(r.parser, "tree-sitter");
+    assert!(r.parse);
+    o.require_toolchain = true;
+    let r = check_source("let x = 1\n", &o);
+    assert_eq!(r.criteria.parse.status, ScoreStatus::Error);
+}
+
+#[test]
+fn scorer_is_a_shareable_trait_object() {
+    fn shareable<T: Send + Sync + 'static>() {}
+    shareable::<SwiftScorer>();
+    shareable::<Index>();
+    let s: Box<dyn Scorer> =
+        Box::new(SwiftScorer::from_options("swift", &Map::new()).expect("defaults"));
+    assert_eq!(s.name(), "swift");
+    assert_eq!(s.scope(), verity_model::Scope::Sample);
+}
+
+#[test]
+fn scorer_options_and_scores() {
+    let mut o = Map::new();
+    o.insert("index".into(), json!("/no/such/ios.vidx"));
+    o.insert("future_deprecations".into(), json!("sometimes"));
+    o.insert("target_platform".into(), json!("android14"));
+    o.insert(
+        "criteria".into(),
+        json!({"parse": "compiles", "bogus": "x"}),
+    );
+    let issues = check_options(&o);
+    let keys: Vec<_> = issues.iter().filter_map(|i| i.key.clone()).collect();
+    for k in [
+        "index",
+        "future_deprecations",
+        "target_platform",
+        "criteria.bogus",
+    ] {
+        assert!(keys.contains(&k.to_owned()), "{k} in {issues:?}");
+    }
+    let idx = issues
+        .iter()
+        .find(|i| i.key.as_deref() == Some("index"))
+        .expect("index issue");
+    assert!(
+        idx.message
+            .contains("verity symbols build DIR --out /no/such/ios.vidx")
+    );
+    assert!(SwiftScorer::from_options("swift", &o).is_err());
+
+    let mut o = Map::new();
+    o.insert("toolchain".into(), json!("tree-sitter"));
+    o.insert("criteria".into(), json!({"parse": "compiles"}));
+    o.insert("target_platform".into(), json!("ios17.0"));
+    assert!(check_options(&o).is_empty());
+    let s = SwiftScorer::from_options("swift-oracles", &o).expect("scorer");
+    assert_eq!(s.kind(), "swift");
+    let mut task = Task::prompt("t1", "write a view");
+    task.metadata
+        .insert("target_platform".into(), Value::String("ios16.0".into()));
+    let resp = Response {
+        text: "```swift\nimport SwiftUI\nstruct A: View {\n  var body: some View { ContentUnavailableView(\"x\", systemImage: \"y\") }\n}\n```".into(),
+        ..Response::default()
+    };
+    let scores = s.score(&task, &resp);
+    let names: Vec<&str> = scores.iter().map(|x| x.criterion.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "compiles",
+            "symbols_exist",
+            "availability_ok",
+            "no_deprecated"
+        ]
+    );
+    assert!(scores.iter().all(|x| x.scorer == "swift-oracles"));
+    assert_eq!(scores[0].status, ScoreStatus::Pass);
+    assert_eq!(
+        scores[2].status,
+        ScoreStatus::Fail,
+        "ios16.0 from the task metadata"
+    );
+    assert_eq!(scores[2].evidence[0].line, Some(4));
+    // the scorer's default target applies without metadata
+    let plain = Task::prompt("t2", "x");
+    assert_eq!(s.score(&plain, &resp)[2].status, ScoreStatus::Pass);
+    // a bad target in a task is an error score, not a panic
+    let mut bad = Task::prompt("t3", "x");
+    bad.metadata
+        .insert("target_platform".into(), Value::String("nope".into()));
+    assert!(
+        s.score(&bad, &resp)
+            .iter()
+            .all(|x| x.status == ScoreStatus::Error)
+    );
+    assert_eq!(verity_swift::check_task(&bad).len(), 1);
+}
+
+#[test]
+fn cli_helpers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    tiny_graphs(dir.path());
+    let out = dir.path().join("kit.vidx");
+    let summary = verity_swift::cli::build(&[dir.path().to_path_buf()], &out).expect("build");
+    assert_eq!(summary.symbols, 10);
+    let ix = verity_swift::cli::load_index(out.to_str().expect("utf8")).expect("load");
+    let lines: Vec<String> = verity_swift::cli::lookup(&ix, "Child.rusty")
+        .iter()
+        .map(verity_swift::cli::facts_line)
+        .collect();
+    assert_eq!(
+        lines,
+        ["Kit swift.method Child.rusty() [iOS 13.0+, deprecated 15.0, renamed shiny()]"]
+    );
+    assert!(verity_swift::cli::load_index("/nope.vidx").is_err());
+    let o =
+        verity_swift::cli::check_options_for(t("ios17.0"), "default:ios17.4", None).expect("opts");
+    let f = dir.path().join("a.md");
+    std::fs::write(&f, "```swift\nlet s = URLSession.shared.fetchJSON()\n```\n").expect("write");
+    let r = verity_swift::cli::check_file(&f, &o).expect("check");
+    assert!(!r.symbols_exist);
+    assert_eq!(r.criteria.symbols_exist.evidence[0].line, Some(2));
+    let bad = verity_swift::cli::check_options_for(t("ios17.0"), "/nope.vidx", None)
+        .expect_err("missing");
+    assert!(bad.contains("verity symbols build DIR --out /nope.vidx"));
+}
