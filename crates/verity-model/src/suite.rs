@@ -76,7 +76,7 @@ impl ReportSpec {
 ///
 /// A `Suite` is self-contained, which is why a run stores it: reports, rescoring and
 /// comparisons work from the store even after the suite's files change.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Suite {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

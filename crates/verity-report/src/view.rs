@@ -413,6 +413,8 @@ impl RunView {
 
     /// The task with this id.
     pub fn task(&self, id: &str) -> Option<&TaskView> {
+        // Tasks are in suite order, not sorted: a binary search does not apply, and the table
+        // calls this once per listed failure (at most `max_failures`), so a scan is fine here.
         self.tasks.iter().find(|t| t.id == id)
     }
 }
@@ -483,6 +485,8 @@ pub fn one_line(s: &str) -> String {
 
 struct Builder<'a> {
     meta: &'a RunMeta,
+    /// Suite tasks by id (a run may hold tens of thousands: never scan for one).
+    suite_tasks: HashMap<&'a str, &'a verity_model::Task>,
     samples: Vec<&'a SampleRecord>,
     groups: &'a [GroupRecord],
     variant_names: Vec<String>,
@@ -500,6 +504,8 @@ impl<'a> Builder<'a> {
     fn new(meta: &'a RunMeta, samples: &'a [SampleRecord], groups: &'a [GroupRecord]) -> Self {
         let suite = &meta.suite;
         let mut notes = Vec::new();
+        let suite_tasks: HashMap<&str, &verity_model::Task> =
+            suite.tasks.iter().map(|t| (t.id.as_str(), t)).collect();
 
         // Variants: the ones the run was asked for (else the suite's), then strays from the
         // samples and groups.
@@ -529,7 +535,7 @@ impl<'a> Builder<'a> {
         let mut stray_tasks: Vec<String> = samples
             .iter()
             .map(|s| &s.key.task_id)
-            .filter(|t| suite.task(t).is_none())
+            .filter(|t| !suite_tasks.contains_key(t.as_str()))
             .cloned()
             .collect();
         stray_tasks.sort();
@@ -606,6 +612,7 @@ impl<'a> Builder<'a> {
 
         Builder {
             meta,
+            suite_tasks,
             samples: sorted,
             groups,
             variant_names,
@@ -800,7 +807,7 @@ impl<'a> Builder<'a> {
     fn per_category(&self) -> Vec<CategorySummary> {
         let mut cats: BTreeMap<String, u64> = BTreeMap::new();
         for id in &self.task_ids {
-            let in_suite = u64::from(self.meta.suite.task(id).is_some());
+            let in_suite = u64::from(self.suite_tasks.contains_key(id.as_str()));
             *cats.entry(self.category_of(id)).or_default() += in_suite;
         }
         // Alphabetical, with the no-category bucket last.
@@ -975,7 +982,7 @@ impl<'a> Builder<'a> {
         self.task_ids
             .iter()
             .map(|id| {
-                let task = self.meta.suite.task(id);
+                let task = self.suite_tasks.get(id.as_str()).copied();
                 let variants = self
                     .variant_names
                     .iter()

@@ -12,7 +12,7 @@ use tokio::sync::{Semaphore, mpsc, watch};
 use tokio::task::JoinSet;
 use verity_model::{
     ChatMessage, GenerateRequest, GroundingMode, Outcome, Provider, Response, ResponseError, Role,
-    RunMeta, RunStatus, SampleKey, SampleRecord, Task, ToolCall, Usage, Variant,
+    RunMeta, RunStatus, SampleKey, SampleRecord, Suite, Task, ToolCall, Usage, Variant,
 };
 use verity_store::{CachedGeneration, Observation, Store, Write};
 use verity_suite::render::Renderer;
@@ -196,7 +196,8 @@ pub(crate) fn prompt_hash(v: &Variant) -> String {
 /// Runs a plan to the end (or until shut down) and returns how it went.
 pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     let started = Instant::now();
-    let plan = ex.plan;
+    let mut plan = ex.plan;
+    let total = plan.total();
     let suite = &plan.suite;
     for v in &suite.variants {
         if !ex.providers.contains_key(&v.name) {
@@ -226,7 +227,7 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         let meta = RunMeta {
             id: plan.run_id.clone(),
             suite_path: plan.suite_path.clone(),
-            suite: suite.clone(),
+            suite: Suite::default(),
             options: plan.options.clone(),
             started_at: now_rfc3339(),
             finished_at: None,
@@ -244,13 +245,24 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
-            total_samples: plan.total(),
+            total_samples: total,
             scoring: 1,
         };
-        store.insert_run(&meta)?;
+        // The stored suite is the plan's own, moved in and back out: a large suite is never
+        // held twice.
+        let mut meta = meta;
+        meta.suite = std::mem::take(&mut plan.suite);
+        let inserted = store.insert_run(&meta);
+        plan.suite = meta.suite;
+        inserted?;
         HashSet::new()
     };
-    let total = plan.total();
+    // From here on each task lives once, shared by the samples that need it.
+    let tasks: Vec<Arc<Task>> = std::mem::take(&mut plan.suite.tasks)
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let suite = &plan.suite;
     let already_done = match &ex.only {
         Some(only) => done
             .len()
@@ -292,11 +304,7 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     };
     let ctx = Arc::new(Ctx {
         run_id: plan.run_id.clone(),
-        tasks: suite
-            .tasks
-            .iter()
-            .map(|t| (t.id.clone(), Arc::new(t.clone())))
-            .collect(),
+        tasks: tasks.iter().map(|t| (t.id.clone(), t.clone())).collect(),
         variants: suite
             .variants
             .iter()
@@ -326,7 +334,16 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     let mut shutdown = ex.shutdown.subscribe();
     let mut writer_error: Option<String> = None;
     let mut interrupted = false;
-    'schedule: for key in plan.keys() {
+    let keys = tasks.iter().flat_map(|t| {
+        suite.variants.iter().flat_map(move |v| {
+            (0..suite.epochs).map(move |epoch| SampleKey {
+                task_id: t.id.clone(),
+                variant: v.name.clone(),
+                epoch,
+            })
+        })
+    });
+    'schedule: for key in keys {
         match &ex.only {
             Some(only) if !only.contains(&key) => continue,
             None if done.contains(&key) => continue,
@@ -388,7 +405,12 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     let scoring = 1;
     if ctx.scorers.has_group_scorers() && !interrupted {
         let samples = store.load_samples(&ctx.run_id, Some(scoring))?;
-        let (groups, changed) = score_groups(&ctx.scorers, suite, &samples);
+        // Group scorers map task ids to tasks through a suite: lend them one with the tasks.
+        let with_tasks = Suite {
+            tasks: tasks.iter().map(|t| (**t).clone()).collect(),
+            ..suite.clone()
+        };
+        let (groups, changed) = score_groups(&ctx.scorers, &with_tasks, &samples);
         let mut writes: Vec<Write> = groups
             .into_iter()
             .map(|record| Write::Group {
@@ -409,22 +431,23 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     ctx.writer.close().map_err(RunError::Writer)?;
     stop_servers(ctx.grounding).await;
 
-    let samples = store.load_samples(&plan.run_id, Some(scoring))?;
-    let status = if interrupted && (samples.len() as u64) < total {
+    let counts = store.outcome_counts(&plan.run_id, scoring)?;
+    let sum = |f: fn(&verity_store::OutcomeCounts) -> u64| counts.iter().map(f).sum::<u64>();
+    let completed = sum(|c| c.samples);
+    let status = if interrupted && completed < total {
         RunStatus::Interrupted
     } else {
         RunStatus::Completed
     };
     store.set_run_status(&plan.run_id, status, Some(&now_rfc3339()))?;
-    let count = |o: Outcome| samples.iter().filter(|s| s.outcome == o).count() as u64;
     let summary = RunSummary {
         run_id: plan.run_id.clone(),
         status,
         total,
-        completed: samples.len() as u64,
-        passed: count(Outcome::Pass),
-        failed: count(Outcome::Fail),
-        errors: count(Outcome::Error),
+        completed,
+        passed: sum(|c| c.pass),
+        failed: sum(|c| c.fail),
+        errors: sum(|c| c.error),
         elapsed: started.elapsed(),
     };
     let _ = ex.events.send(RunEvent::Finished(summary.clone()));

@@ -239,6 +239,16 @@ pub enum Write {
     },
 }
 
+/// Outcome counts of one variant of a run (samples without a verdict count as errors).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutcomeCounts {
+    pub variant: String,
+    pub samples: u64,
+    pub pass: u64,
+    pub fail: u64,
+    pub error: u64,
+}
+
 /// A run as `verity runs` lists it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSummary {
@@ -690,6 +700,33 @@ impl Store {
             });
         }
         Ok(out)
+    }
+
+    /// Per variant: stored samples, passes and errors under `scoring` — what a summary or a
+    /// pass-rate gate needs, without loading any sample.
+    pub fn outcome_counts(&self, id: &str, scoring: u32) -> Result<Vec<OutcomeCounts>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.variant, COUNT(*),
+                    SUM(CASE WHEN c.outcome = 'pass' THEN 1 ELSE 0 END),
+                    SUM(CASE WHEN c.outcome = 'fail' THEN 1 ELSE 0 END)
+             FROM samples s LEFT JOIN scores c
+               ON c.run_id = s.run_id AND c.task_id = s.task_id AND c.variant = s.variant
+              AND c.epoch = s.epoch AND c.scoring = ?2
+             WHERE s.run_id = ?1 GROUP BY s.variant ORDER BY s.variant",
+        )?;
+        let rows = stmt.query_map(params![id, scoring], |r| {
+            let n = r.get::<_, i64>(1)? as u64;
+            let pass = r.get::<_, Option<i64>>(2)?.unwrap_or(0) as u64;
+            let fail = r.get::<_, Option<i64>>(3)?.unwrap_or(0) as u64;
+            Ok(OutcomeCounts {
+                variant: r.get(0)?,
+                samples: n,
+                pass,
+                fail,
+                error: n - pass - fail,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The keys of every sample the run has stored (for resuming).

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use verity_model::{
-    ErrorPolicy, Outcome, Provider, ProviderErrorKind, ProviderSpec, RunStatus, SampleKey,
-    SampleRecord, ScorerSpec, Shard, SourceLoc, Suite, Variant,
+    ErrorPolicy, Provider, ProviderErrorKind, ProviderSpec, RunStatus, SampleKey, SampleRecord,
+    ScorerSpec, Shard, SourceLoc, Suite, Variant,
 };
 use verity_runner::{
     Budget, CacheMode, Execution, LimitSpec, PlanOptions, RetryPolicy, RunEvent, Shutdown,
@@ -395,6 +395,7 @@ fn run(a: RunArgs, config: &Config) -> Result<u8, Failure> {
         }
         (None, None) => return Err(Failure::usage("name a suite to run, or --resume RUN")),
     };
+    let run_id = plan.run_id.clone();
     let code = execute_plan(
         plan,
         settings,
@@ -414,9 +415,7 @@ fn run(a: RunArgs, config: &Config) -> Result<u8, Failure> {
         return Ok(code);
     }
     let store = Store::open(&db)?;
-    let id = store.resolve_run("latest")?;
-    let meta = store.load_run(&id)?;
-    gate(&meta.suite, &store.load_samples(&id, None)?, a.fail_under)
+    gate(&store, &run_id, None, a.fail_under)
 }
 
 struct Output {
@@ -536,6 +535,21 @@ fn execute_plan(
 
     let store = Store::open(db)?;
     let meta = store.load_run(&run_id)?;
+    // Rendering needs every sample in memory; a quiet run that writes no report files does not
+    // load them, so its memory stays flat however large the run.
+    let renders =
+        !quiet || (out.format.is_some() && out.out.is_some()) || !meta.suite.report.is_empty();
+    if !renders {
+        return Ok(if summary.status == RunStatus::Interrupted {
+            eprintln!(
+                "interrupted: {} of {} samples stored; `verity run --resume {}` finishes the rest",
+                summary.completed, summary.total, run_id
+            );
+            exit::INTERRUPTED
+        } else {
+            exit::OK
+        });
+    }
     let samples = store.load_samples(&run_id, None)?;
     let groups = store.load_groups(&run_id, None)?;
     let view = verity_report::RunView::new(&meta, &samples, &groups);
@@ -612,34 +626,45 @@ fn write_out(text: &str, out: Option<&Path>) -> Result<(), Failure> {
     }
 }
 
-/// Pass rate per variant under the suite's error policy.
-pub fn pass_rates(suite: &Suite, samples: &[SampleRecord]) -> Vec<(String, f64, u64)> {
-    let mut out = Vec::new();
-    for v in &suite.variants {
-        let mine: Vec<&SampleRecord> = samples.iter().filter(|s| s.key.variant == v.name).collect();
-        let pass = mine.iter().filter(|s| s.outcome == Outcome::Pass).count() as u64;
-        let errors = mine.iter().filter(|s| s.outcome == Outcome::Error).count() as u64;
-        let n = match suite.outcome.errors {
-            ErrorPolicy::Fail => mine.len() as u64,
-            ErrorPolicy::Exclude => mine.len() as u64 - errors,
-        };
-        if n > 0 || !mine.is_empty() {
-            out.push((
-                v.name.clone(),
-                if n == 0 { 0.0 } else { pass as f64 / n as f64 },
+/// Pass rate per variant under the suite's error policy, from the store's counts.
+pub fn pass_rates(
+    policy: ErrorPolicy,
+    counts: &[verity_store::OutcomeCounts],
+) -> Vec<(String, f64, u64)> {
+    counts
+        .iter()
+        .map(|c| {
+            let n = match policy {
+                ErrorPolicy::Fail => c.samples,
+                ErrorPolicy::Exclude => c.samples - c.error,
+            };
+            (
+                c.variant.clone(),
+                if n == 0 {
+                    0.0
+                } else {
+                    c.pass as f64 / n as f64
+                },
                 n,
-            ));
-        }
-    }
-    out
+            )
+        })
+        .collect()
 }
 
-fn gate(suite: &Suite, samples: &[SampleRecord], fail_under: Option<f64>) -> Result<u8, Failure> {
+/// `--fail-under`: every variant's pass rate (under the current or given scoring) must reach it.
+fn gate(
+    store: &Store,
+    run_id: &str,
+    scoring: Option<u32>,
+    fail_under: Option<f64>,
+) -> Result<u8, Failure> {
     let Some(min) = fail_under else {
         return Ok(exit::OK);
     };
+    let meta = store.load_run(run_id)?;
+    let counts = store.outcome_counts(run_id, scoring.unwrap_or(meta.scoring))?;
     let mut failed = false;
-    for (variant, rate, _) in pass_rates(suite, samples) {
+    for (variant, rate, _) in pass_rates(meta.suite.outcome.errors, &counts) {
         if rate < min {
             eprintln!(
                 "gate: variant `{variant}` pass rate {:.1}% is below --fail-under {:.1}%",
@@ -683,7 +708,7 @@ fn report(a: ReportArgs, config: &Config) -> Result<u8, Failure> {
     let view = verity_report::RunView::new(&meta, &samples, &groups);
     let color = a.out.is_none() && use_color(a.color, std::io::stdout().is_terminal());
     write_out(&render(&view, a.format, color), a.out.as_deref())?;
-    gate(&meta.suite, &samples, a.fail_under)
+    gate(&store, &id, a.scoring, a.fail_under)
 }
 
 fn runs(a: RunsArgs, config: &Config) -> Result<u8, Failure> {

@@ -183,11 +183,7 @@ impl DocSource for SdkDocs {
             .into_iter()
             .map(|(d, s)| {
                 let e = &self.entries[d as usize];
-                let exact = if q.contains(&e.name) {
-                    2.0
-                } else {
-                    1.0
-                };
+                let exact = if q.contains(&e.name) { 2.0 } else { 1.0 };
                 let kind = if e.is_type { 1.3 } else { 1.0 };
                 (d, s * exact * kind / (1.0 + 0.15 * e.depth as f32))
             })

@@ -6,4 +6,5 @@ mod kill;
 mod openai;
 mod run;
 mod support;
+mod swift;
 mod validate;
