@@ -759,6 +759,17 @@ fn epoch_section(view: &RunView, s: &SampleRecord, out: &mut String) {
             .map(|c| code(&format!("{}({})", c.name, c.arguments)))
             .collect();
         let _ = writeln!(out, "Tool calls: {}\n", calls.join(", "));
+        // What the grounding returned (seed 000 G5: what the top-K said, where the answer
+        // diverged), as the text the model was given, shortened.
+        for c in &s.response.tool_calls {
+            let Some(result) = &c.result else { continue };
+            let text = tool_result_text(result);
+            if text.trim().is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "Result of {}:\n", code(&c.name));
+            fenced(out, &shorten(&text, 2000));
+        }
     }
     if s.scores.is_empty() {
         return;
@@ -828,6 +839,40 @@ fn value_text(v: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// The text of a tool result: MCP `content` text parts joined, else the JSON itself.
+fn tool_result_text(result: &serde_json::Value) -> String {
+    let parts: Vec<&str> = result
+        .get("content")
+        .and_then(|c| c.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.get("text").and_then(|t| t.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    if parts.is_empty() {
+        result.to_string()
+    } else {
+        parts.join("\n")
+    }
+}
+
+/// At most `max` characters, cut at a line end where possible, with a note of what was cut.
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(max).collect();
+    let cut = match cut.rfind('\n') {
+        Some(i) if i > max / 2 => cut[..i].to_owned(),
+        _ => cut,
+    };
+    format!(
+        "{cut}\n… ({} more characters)",
+        text.chars().count() - cut.chars().count()
+    )
 }
 
 #[cfg(test)]

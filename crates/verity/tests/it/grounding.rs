@@ -220,3 +220,56 @@ fn suite_report_section_writes_audit_json_and_toolcalls() {
             .starts_with("grounding-")
     );
 }
+
+/// Seed 000 N4: the run never writes to the grounding server's data. The reference server is
+/// given an index file; after a grounded run its bytes and modification time are unchanged.
+/// The audit shows what the grounding returned.
+#[test]
+fn grounded_run_leaves_the_index_unchanged_and_the_audit_shows_the_top_k() {
+    let graphs = repo_root().join("../shared/data/apple-sdk-symbols/ios17.4");
+    let dir = tempfile::tempdir().unwrap();
+    let index = dir.path().join("w.vidx");
+    if graphs.is_dir() {
+        std::fs::create_dir_all(dir.path().join("g")).unwrap();
+        std::fs::copy(
+            graphs.join("WidgetKit.symbols.json"),
+            dir.path().join("g/WidgetKit.symbols.json"),
+        )
+        .unwrap();
+        run_ok(
+            verity(dir.path())
+                .args(["symbols", "build", "g", "--out"])
+                .arg(&index),
+        );
+    } else {
+        // Without ../shared, copy the shipped index out of the binary by building from nothing
+        // is impossible; use a JSONL docs file instead so the property is still checked.
+        std::fs::write(&index, DOCS).unwrap();
+    }
+    let flag = if graphs.is_dir() { "--index" } else { "--docs" };
+    let (s, _) = suite(
+        &format!(r#"["verity", "mcp", "serve", "{flag}", "w.vidx"]"#),
+        0,
+        3,
+    );
+    // The grounded answers differ, so the tasks are discordant and the audit details them.
+    let t = "{\"id\": \"w1\", \"input\": \"Write a WidgetKit TimelineProvider\", \"target\": \"ok\", \"metadata\": {\"mock_response\": {\"grounded\": \"other\", \"default\": \"ok\"}}}\n";
+    write_tree(dir.path(), &[("s/suite.toml", &s), ("s/tasks.jsonl", t)]);
+    let before = (
+        std::fs::read(&index).unwrap(),
+        std::fs::metadata(&index).unwrap().modified().unwrap(),
+    );
+    run_ok(verity(dir.path()).args(["run", "s", "--quiet", "--db", "g.db"]));
+    let after = (
+        std::fs::read(&index).unwrap(),
+        std::fs::metadata(&index).unwrap().modified().unwrap(),
+    );
+    assert!(
+        before == after,
+        "the grounding server's data changed during the run"
+    );
+    let md = stdout(&run_ok(
+        verity(dir.path()).args(["report", "latest", "--format", "md", "--db", "g.db"]),
+    ));
+    assert!(md.contains("Result of `search`"), "{md}");
+}
