@@ -1,0 +1,404 @@
+//! The transformer (Llama and Qwen2 families) with one KV cache per sequence.
+//!
+//! [`Model::forward`] takes a *ragged batch*: any number of sequences, each with any number of
+//! new tokens (a whole prompt, or the one token sampled last step). All rows of all sequences
+//! go through each linear layer together — one pass over the weights for the whole batch — while
+//! attention runs per sequence over its own cache. Every per-row computation (normalisation,
+//! activation quantization, dot products, attention) is independent of the other rows, so a
+//! sequence's logits are bit-for-bit the same alone or in any batch, and a prompt gives the
+//! same result whether prefilled at once or in chunks.
+
+use rayon::prelude::*;
+
+use crate::gguf::{Gguf, GgufError};
+use crate::kernels::{QMat, QRows, matmul};
+use crate::simd;
+
+/// The architectures this module runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arch {
+    Llama,
+    Qwen2,
+}
+
+impl Arch {
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Llama => "llama",
+            Arch::Qwen2 => "qwen2",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub arch: Arch,
+    pub n_layer: usize,
+    pub n_embd: usize,
+    pub n_head: usize,
+    pub n_kv_head: usize,
+    pub head_dim: usize,
+    pub n_ff: usize,
+    pub eps: f32,
+    pub rope_base: f32,
+    pub context: usize,
+    pub vocab: usize,
+}
+
+struct Layer {
+    attn_norm: Vec<f32>,
+    /// q, k and v stacked (`n_embd + 2·kv_dim` outputs).
+    wqkv: QMat,
+    bqkv: Option<Vec<f32>>,
+    wo: QMat,
+    ffn_norm: Vec<f32>,
+    /// gate and up stacked (`2·n_ff` outputs).
+    w_gate_up: QMat,
+    w_down: QMat,
+}
+
+/// Loaded weights.
+pub struct Model {
+    pub cfg: Config,
+    embd: QMat,
+    layers: Vec<Layer>,
+    out_norm: Vec<f32>,
+    /// `None`: tied to the embeddings.
+    output: Option<QMat>,
+    inv_freq: Vec<f32>,
+}
+
+impl std::fmt::Debug for Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Model").field("cfg", &self.cfg).finish()
+    }
+}
+
+/// One sequence's attention cache: per layer, `len` positions of `kv_dim` keys and values.
+#[derive(Clone, Debug, Default)]
+pub struct KvCache {
+    k: Vec<Vec<f32>>,
+    v: Vec<Vec<f32>>,
+    pub len: usize,
+}
+
+impl KvCache {
+    pub fn new(cfg: &Config) -> KvCache {
+        KvCache {
+            k: vec![Vec::new(); cfg.n_layer],
+            v: vec![Vec::new(); cfg.n_layer],
+            len: 0,
+        }
+    }
+}
+
+fn stack(mats: &[QMat]) -> Result<QMat, String> {
+    QMat::stack(&mats.iter().collect::<Vec<_>>())
+}
+
+impl Model {
+    /// Reads the architecture and weights from a parsed GGUF file (`buf` is the whole file).
+    pub fn from_gguf(g: &Gguf, buf: &[u8]) -> Result<Model, String> {
+        let arch_name = g.str("general.architecture").map_err(|e| e.to_string())?;
+        let arch = match arch_name {
+            "llama" => Arch::Llama,
+            "qwen2" => Arch::Qwen2,
+            other => {
+                return Err(format!(
+                    "unsupported architecture `{other}` (supported: llama, qwen2)"
+                ));
+            }
+        };
+        let e = |err: GgufError| err.to_string();
+        let key = |k: &str| format!("{arch_name}.{k}");
+        let n_embd = g.usize(&key("embedding_length")).map_err(e)?;
+        let n_head = g.usize(&key("attention.head_count")).map_err(e)?;
+        let n_kv_head = match g.metadata.get(&key("attention.head_count_kv")) {
+            Some(_) => g.usize(&key("attention.head_count_kv")).map_err(e)?,
+            None => n_head,
+        };
+        let n_layer = g.usize(&key("block_count")).map_err(e)?;
+        let n_ff = g.usize(&key("feed_forward_length")).map_err(e)?;
+        let eps = g.f64(&key("attention.layer_norm_rms_epsilon")).map_err(e)? as f32;
+        let rope_base = match g.metadata.get(&key("rope.freq_base")) {
+            Some(_) => g.f64(&key("rope.freq_base")).map_err(e)? as f32,
+            None => 10_000.0,
+        };
+        let context = g.usize(&key("context_length")).unwrap_or(2048);
+        if n_head == 0 || n_kv_head == 0 || n_layer == 0 || n_embd % n_head != 0
+            || n_head % n_kv_head != 0
+        {
+            return Err("inconsistent attention sizes in the GGUF metadata".to_owned());
+        }
+        let head_dim = n_embd / n_head;
+        if head_dim % 2 != 0 || n_embd > 1 << 16 || n_ff > 1 << 18 || n_layer > 1024 {
+            return Err("unsupported model dimensions".to_owned());
+        }
+        let embd_info = g.info("token_embd.weight").map_err(e)?;
+        let vocab = *embd_info.dims.get(1).ok_or("token_embd.weight is not a matrix")?;
+        let kv_dim = n_kv_head * head_dim;
+        let mat = |name: &str, n: usize, k: usize| g.matrix(buf, name, n, k).map_err(e);
+        let vec = |name: &str, n: usize| g.vector(buf, name, n).map_err(e);
+
+        let embd = mat("token_embd.weight", vocab, n_embd)?;
+        let output = if g.tensors.contains_key("output.weight") {
+            Some(mat("output.weight", vocab, n_embd)?)
+        } else {
+            None
+        };
+        let layers = (0..n_layer)
+            .into_par_iter()
+            .map(|i| -> Result<Layer, String> {
+                let p = |s: &str| format!("blk.{i}.{s}");
+                let bqkv = if arch == Arch::Qwen2 {
+                    let mut b = vec(&p("attn_q.bias"), n_embd)?;
+                    b.extend(vec(&p("attn_k.bias"), kv_dim)?);
+                    b.extend(vec(&p("attn_v.bias"), kv_dim)?);
+                    Some(b)
+                } else {
+                    None
+                };
+                Ok(Layer {
+                    attn_norm: vec(&p("attn_norm.weight"), n_embd)?,
+                    wqkv: stack(&[
+                        mat(&p("attn_q.weight"), n_embd, n_embd)?,
+                        mat(&p("attn_k.weight"), kv_dim, n_embd)?,
+                        mat(&p("attn_v.weight"), kv_dim, n_embd)?,
+                    ])?,
+                    bqkv,
+                    wo: mat(&p("attn_output.weight"), n_embd, n_embd)?,
+                    ffn_norm: vec(&p("ffn_norm.weight"), n_embd)?,
+                    w_gate_up: stack(&[
+                        mat(&p("ffn_gate.weight"), n_ff, n_embd)?,
+                        mat(&p("ffn_up.weight"), n_ff, n_embd)?,
+                    ])?,
+                    w_down: mat(&p("ffn_down.weight"), n_embd, n_ff)?,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let out_norm = vec("output_norm.weight", n_embd)?;
+        let half = head_dim / 2;
+        let inv_freq = (0..half)
+            .map(|i| 1.0 / rope_base.powf((2 * i) as f32 / head_dim as f32))
+            .collect();
+        Ok(Model {
+            cfg: Config {
+                arch,
+                n_layer,
+                n_embd,
+                n_head,
+                n_kv_head,
+                head_dim,
+                n_ff,
+                eps,
+                rope_base,
+                context,
+                vocab,
+            },
+            embd,
+            layers,
+            out_norm,
+            output,
+            inv_freq,
+        })
+    }
+
+    /// Bytes of weights held.
+    pub fn size_bytes(&self) -> usize {
+        let l: usize = self
+            .layers
+            .iter()
+            .map(|l| l.wqkv.size_bytes() + l.wo.size_bytes() + l.w_gate_up.size_bytes() + l.w_down.size_bytes())
+            .sum();
+        l + self.embd.size_bytes() + self.output.as_ref().map_or(0, QMat::size_bytes)
+    }
+
+    fn rope(&self, x: &mut [f32], pos: usize) {
+        let hd = self.cfg.head_dim;
+        let half = hd / 2;
+        for head in x.chunks_exact_mut(hd) {
+            for i in 0..half {
+                let angle = pos as f32 * self.inv_freq[i];
+                let (sin, cos) = angle.sin_cos();
+                let (a, b) = match self.cfg.arch {
+                    // GGUF llama weights are permuted for interleaved pairs
+                    Arch::Llama => (2 * i, 2 * i + 1),
+                    Arch::Qwen2 => (i, i + half),
+                };
+                let (x0, x1) = (head[a], head[b]);
+                head[a] = x0 * cos - x1 * sin;
+                head[b] = x0 * sin + x1 * cos;
+            }
+        }
+    }
+
+    /// Runs `tokens[i]` (new tokens) of every sequence `caches[i]` through the model, appending
+    /// to the caches, and returns the logits of each sequence's last new token.
+    pub fn forward(&self, caches: &mut [&mut KvCache], tokens: &[&[u32]]) -> Vec<Vec<f32>> {
+        assert_eq!(caches.len(), tokens.len());
+        let cfg = &self.cfg;
+        let d = cfg.n_embd;
+        let kv_dim = cfg.n_kv_head * cfg.head_dim;
+        let qkv_dim = d + 2 * kv_dim;
+        // Row r belongs to sequence seq_of[r] at position pos_of[r].
+        let mut seq_of = Vec::new();
+        let mut pos_of = Vec::new();
+        for (s, (c, t)) in caches.iter().zip(tokens).enumerate() {
+            for i in 0..t.len() {
+                seq_of.push(s);
+                pos_of.push(c.len + i);
+            }
+        }
+        let rows = seq_of.len();
+        if rows == 0 {
+            return vec![Vec::new(); caches.len()];
+        }
+        let mut x = vec![0f32; rows * d];
+        for (row, &t) in x.chunks_exact_mut(d).zip(tokens.iter().flat_map(|t| t.iter())) {
+            let t = (t as usize).min(cfg.vocab - 1);
+            self.embd.dequantize_row(t, row);
+        }
+        let mut h = vec![0f32; rows * d];
+        let mut qkv = vec![0f32; rows * qkv_dim];
+        let mut att = vec![0f32; rows * d];
+        let mut gu = vec![0f32; rows * 2 * cfg.n_ff];
+        let mut act = vec![0f32; rows * cfg.n_ff];
+        // Row ranges of each sequence.
+        let mut starts = Vec::with_capacity(tokens.len() + 1);
+        let mut acc = 0;
+        for t in tokens {
+            starts.push(acc);
+            acc += t.len();
+        }
+        starts.push(acc);
+
+        for (li, layer) in self.layers.iter().enumerate() {
+            rms_norm_rows(&x, &layer.attn_norm, cfg.eps, &mut h);
+            matmul(&layer.wqkv, &QRows::quantize(&h, d), &mut qkv);
+            if let Some(b) = &layer.bqkv {
+                for row in qkv.chunks_exact_mut(qkv_dim) {
+                    for (v, bv) in row.iter_mut().zip(b) {
+                        *v += bv;
+                    }
+                }
+            }
+            for (r, row) in qkv.chunks_exact_mut(qkv_dim).enumerate() {
+                let (q, kv) = row.split_at_mut(d);
+                self.rope(q, pos_of[r]);
+                self.rope(&mut kv[..kv_dim], pos_of[r]);
+            }
+            // Append the new keys and values to each sequence's cache.
+            for (s, cache) in caches.iter_mut().enumerate() {
+                for r in starts[s]..starts[s + 1] {
+                    let row = &qkv[r * qkv_dim..(r + 1) * qkv_dim];
+                    cache.k[li].extend_from_slice(&row[d..d + kv_dim]);
+                    cache.v[li].extend_from_slice(&row[d + kv_dim..]);
+                }
+            }
+            self.attention(li, caches, &starts, &pos_of, &qkv, &mut att);
+            matmul(&layer.wo, &QRows::quantize(&att, d), &mut h);
+            for (xv, hv) in x.iter_mut().zip(&h) {
+                *xv += hv;
+            }
+            rms_norm_rows(&x, &layer.ffn_norm, cfg.eps, &mut h);
+            matmul(&layer.w_gate_up, &QRows::quantize(&h, d), &mut gu);
+            for (a, g) in act.chunks_exact_mut(cfg.n_ff).zip(gu.chunks_exact(2 * cfg.n_ff)) {
+                let (gate, up) = g.split_at(cfg.n_ff);
+                for ((o, &gv), &uv) in a.iter_mut().zip(gate).zip(up) {
+                    *o = gv / (1.0 + (-gv).exp()) * uv;
+                }
+            }
+            matmul(&layer.w_down, &QRows::quantize(&act, cfg.n_ff), &mut h);
+            for (xv, hv) in x.iter_mut().zip(&h) {
+                *xv += hv;
+            }
+        }
+        for (s, cache) in caches.iter_mut().enumerate() {
+            cache.len += starts[s + 1] - starts[s];
+        }
+        // Logits of the last new row of each sequence only.
+        let last: Vec<usize> = (0..tokens.len())
+            .filter(|&s| starts[s + 1] > starts[s])
+            .map(|s| starts[s + 1] - 1)
+            .collect();
+        let mut xl = vec![0f32; last.len() * d];
+        for (dst, &r) in xl.chunks_exact_mut(d).zip(&last) {
+            dst.copy_from_slice(&x[r * d..(r + 1) * d]);
+        }
+        let mut hl = vec![0f32; last.len() * d];
+        rms_norm_rows(&xl, &self.out_norm, cfg.eps, &mut hl);
+        let out = self.output.as_ref().unwrap_or(&self.embd);
+        let mut logits = vec![0f32; last.len() * cfg.vocab];
+        matmul(out, &QRows::quantize(&hl, d), &mut logits);
+        let mut by_seq = vec![Vec::new(); tokens.len()];
+        let mut it = logits.chunks_exact(cfg.vocab);
+        for (s, slot) in by_seq.iter_mut().enumerate() {
+            if starts[s + 1] > starts[s] {
+                *slot = it.next().map(<[f32]>::to_vec).unwrap_or_default();
+            }
+        }
+        by_seq
+    }
+
+    /// Causal attention of every new row over its own sequence's cache.
+    fn attention(
+        &self,
+        li: usize,
+        caches: &[&mut KvCache],
+        starts: &[usize],
+        pos_of: &[usize],
+        qkv: &[f32],
+        out: &mut [f32],
+    ) {
+        let cfg = &self.cfg;
+        let (d, hd) = (cfg.n_embd, cfg.head_dim);
+        let kv_dim = cfg.n_kv_head * hd;
+        let qkv_dim = d + 2 * kv_dim;
+        let group = cfg.n_head / cfg.n_kv_head;
+        let scale = 1.0 / (hd as f32).sqrt();
+        // One task per (row, head): outputs are disjoint `hd`-wide slices of `out`.
+        out.par_chunks_mut(hd).enumerate().for_each_init(
+            Vec::new,
+            |scores: &mut Vec<f32>, (idx, o)| {
+                let (r, head) = (idx / cfg.n_head, idx % cfg.n_head);
+                let s = starts.partition_point(|&st| st <= r) - 1;
+                let cache = &caches[s];
+                let kvh = head / group;
+                let q = &qkv[r * qkv_dim + head * hd..r * qkv_dim + (head + 1) * hd];
+                let n_keys = pos_of[r] + 1;
+                let keys = &cache.k[li];
+                let vals = &cache.v[li];
+                scores.clear();
+                let mut max = f32::NEG_INFINITY;
+                for p in 0..n_keys {
+                    let kk = &keys[p * kv_dim + kvh * hd..p * kv_dim + (kvh + 1) * hd];
+                    let sc = simd::dot(q, kk) * scale;
+                    max = max.max(sc);
+                    scores.push(sc);
+                }
+                let mut sum = 0f32;
+                for sc in scores.iter_mut() {
+                    *sc = (*sc - max).exp();
+                    sum += *sc;
+                }
+                let inv = 1.0 / sum;
+                o.fill(0.0);
+                for (p, &w) in scores.iter().enumerate() {
+                    let vv = &vals[p * kv_dim + kvh * hd..p * kv_dim + (kvh + 1) * hd];
+                    simd::axpy(o, w * inv, vv);
+                }
+            },
+        );
+    }
+}
+
+fn rms_norm_rows(x: &[f32], w: &[f32], eps: f32, out: &mut [f32]) {
+    let d = w.len();
+    for (xr, or) in x.chunks_exact(d).zip(out.chunks_exact_mut(d)) {
+        let ss = simd::dot(xr, xr);
+        let inv = 1.0 / (ss / d as f32 + eps).sqrt();
+        for ((o, &xv), &wv) in or.iter_mut().zip(xr).zip(w) {
+            *o = xv * inv * wv;
+        }
+    }
+}

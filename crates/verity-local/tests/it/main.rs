@@ -1,0 +1,117 @@
+//! Tests on the real models. They read the weights from `$VERITY_MODELS_DIR` (or
+//! `~/.cache/verity/models`) and fail, naming the command to fix it, when they are absent:
+//! CI pulls SmolLM2 first (`verity model pull smollm2-135m-instruct`). The Qwen tests are
+//! ignored by default (the model is 491 MB); run them with `--run-ignored all` after
+//! `verity model pull qwen2.5-coder-0.5b-instruct`.
+
+mod generation;
+mod tokenizer;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::json;
+use verity_local::LocalProvider;
+use verity_model::{
+    ChatMessage, GenParams, GenerateRequest, Generation, Provider, ProviderSpec, Role, SampleKey,
+    Task,
+};
+
+pub const SMOL: &str = "smollm2-135m-instruct";
+pub const QWEN: &str = "qwen2.5-coder-0.5b-instruct";
+
+/// The path of a pulled model, or a failure saying how to get it.
+pub fn model_path(name: &str) -> PathBuf {
+    let dir = verity_local::default_models_dir();
+    let path = dir.join(format!("{name}.gguf"));
+    assert!(
+        path.is_file(),
+        "{} is missing: run `verity model pull {name}` (or `cargo run -p verity-local --example \
+         pull -- {name}`), or point VERITY_MODELS_DIR at a directory holding it",
+        path.display()
+    );
+    path
+}
+
+pub fn provider(name: &str, batch: usize) -> LocalProvider {
+    model_path(name);
+    let spec = ProviderSpec {
+        kind: "local".into(),
+        model: Some(name.into()),
+        base_url: None,
+        api_key_env: None,
+        options: json!({"batch": batch, "pull": false})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+    };
+    LocalProvider::from_spec(&spec).unwrap()
+}
+
+pub fn request(prompt: &str, params: GenParams) -> GenerateRequest {
+    let task = Task::prompt("t", prompt);
+    GenerateRequest {
+        sample: SampleKey {
+            task_id: "t".into(),
+            variant: "v".into(),
+            epoch: 1,
+        },
+        task: Arc::new(task),
+        messages: vec![ChatMessage::new(Role::User, prompt)],
+        params,
+        tools: Vec::new(),
+    }
+}
+
+pub fn greedy(max_tokens: u32) -> GenParams {
+    GenParams {
+        temperature: Some(0.0),
+        max_tokens: Some(max_tokens),
+        ..GenParams::default()
+    }
+}
+
+/// Runs the requests concurrently (so the engine may batch them) and returns the answers in
+/// order.
+pub fn generate_all(p: &LocalProvider, reqs: &[GenerateRequest]) -> Vec<Generation> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let futs = reqs.iter().map(|r| p.generate(r));
+        let mut out = Vec::new();
+        for r in futures_join_all(futs).await {
+            out.push(r.unwrap());
+        }
+        out
+    })
+}
+
+/// A minimal join-all (no extra dependency): polls every future to completion concurrently.
+async fn futures_join_all<F: std::future::Future>(futs: impl IntoIterator<Item = F>) -> Vec<F::Output> {
+    let mut set = Vec::new();
+    for f in futs {
+        set.push(Box::pin(f));
+    }
+    let mut results: Vec<Option<F::Output>> = (0..set.len()).map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (i, f) in set.iter_mut().enumerate() {
+            if results[i].is_none() {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => results[i] = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    results.into_iter().map(|r| r.expect("every future finished")).collect()
+}
