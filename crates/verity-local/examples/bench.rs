@@ -42,7 +42,10 @@ fn spec(model: &str, batch: usize) -> ProviderSpec {
         model: Some(model.into()),
         base_url: None,
         api_key_env: None,
-        options: json!({"batch": batch}).as_object().cloned().unwrap_or_default(),
+        options: json!({"batch": batch})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
     }
 }
 
@@ -65,9 +68,21 @@ fn request(i: usize, prompt: String, max_tokens: u32) -> GenerateRequest {
 }
 
 const TOPICS: &[&str] = &[
-    "binary search", "a linked list", "quicksort", "a hash map", "Dijkstra's algorithm",
-    "a stack", "a queue", "merge sort", "string reversal", "a palindrome check",
-    "FizzBuzz", "the factorial", "Fibonacci numbers", "prime sieving", "matrix multiplication",
+    "binary search",
+    "a linked list",
+    "quicksort",
+    "a hash map",
+    "Dijkstra's algorithm",
+    "a stack",
+    "a queue",
+    "merge sort",
+    "string reversal",
+    "a palindrome check",
+    "FizzBuzz",
+    "the factorial",
+    "Fibonacci numbers",
+    "prime sieving",
+    "matrix multiplication",
 ];
 const LANGS: &[&str] = &["Python", "Rust", "Go", "JavaScript"];
 
@@ -93,15 +108,12 @@ fn run_all(p: &LocalProvider, reqs: &[GenerateRequest]) -> (Duration, u64, f64) 
         .expect("runtime");
     let start = Instant::now();
     let gens = rt.block_on(async {
-        let mut handles = Vec::new();
-        for r in reqs {
-            handles.push(p.generate(r));
-        }
-        let mut out = Vec::new();
-        for h in handles {
-            out.push(h.await.expect("generation"));
-        }
-        out
+        // Futures are lazy: poll them all at once so the engine sees every request.
+        join_all(reqs.iter().map(|r| p.generate(r)))
+            .await
+            .into_iter()
+            .map(|g| g.expect("generation"))
+            .collect::<Vec<_>>()
     });
     let wall = start.elapsed();
     let tokens = gens.iter().map(|g| g.usage.output_tokens).sum();
@@ -119,7 +131,10 @@ fn run_all(p: &LocalProvider, reqs: &[GenerateRequest]) -> (Duration, u64, f64) 
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let model = args.get(1).cloned().unwrap_or_else(|| verity_local::DEFAULT_MODEL.into());
+    let model = args
+        .get(1)
+        .cloned()
+        .unwrap_or_else(|| verity_local::DEFAULT_MODEL.into());
     let reps = arg(&args, "--reps", 5);
     let samples = arg(&args, "--samples", 60);
     let batch = arg(&args, "--batch", 8);
@@ -139,9 +154,16 @@ fn main() {
         load.as_secs_f64()
     );
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool");
 
-    let chat = |text: &str| l.chat.prompt(&l.tokenizer, &[("user".into(), text.into())]).expect("prompt");
+    let chat = |text: &str| {
+        l.chat
+            .prompt(&l.tokenizer, &[("user".into(), text.into())])
+            .expect("prompt")
+    };
     let short = chat("Write a Python function that returns the sum of a list.");
     let long_text: String = (0..30)
         .map(|i| format!("def f{i}(x):\n    return x * {i} + {}\n", i * i))
@@ -161,7 +183,11 @@ fn main() {
             "prefill {label} prompt ({} tokens): median {:.1} tok/s (runs: {})",
             ids.len(),
             median(rates.clone()),
-            rates.iter().map(|r| format!("{r:.1}")).collect::<Vec<_>>().join(" ")
+            rates
+                .iter()
+                .map(|r| format!("{r:.1}"))
+                .collect::<Vec<_>>()
+                .join(" ")
         );
     }
     let mut rates = Vec::new();
@@ -177,7 +203,11 @@ fn main() {
     let single = median(rates.clone());
     println!(
         "decode single stream ({max_new} tokens): median {single:.1} tok/s (runs: {})",
-        rates.iter().map(|r| format!("{r:.1}")).collect::<Vec<_>>().join(" ")
+        rates
+            .iter()
+            .map(|r| format!("{r:.1}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     );
 
     let reqs: Vec<GenerateRequest> = suite_prompts(samples)
@@ -202,4 +232,28 @@ fn main() {
         agg / agg1,
         agg / single
     );
+}
+
+/// Polls every future concurrently until all are done (no extra dependency).
+async fn join_all<F: std::future::Future>(futs: impl IntoIterator<Item = F>) -> Vec<F::Output> {
+    let mut set: Vec<_> = futs.into_iter().map(Box::pin).collect();
+    let mut results: Vec<Option<F::Output>> = (0..set.len()).map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (f, r) in set.iter_mut().zip(results.iter_mut()) {
+            if r.is_none() {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => *r = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    results.into_iter().flatten().collect()
 }

@@ -4,7 +4,12 @@ use std::time::Instant;
 use verity_local::kernels::{QMat, QRows, matmul};
 
 fn main() {
-    let shapes = [(4864usize, 896usize), (896, 4864), (151936, 896), (1536, 576)];
+    let shapes = [
+        (4864usize, 896usize),
+        (896, 4864),
+        (151936, 896),
+        (1536, 576),
+    ];
     let mut seed = 1u64;
     let mut rnd = move || {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);

@@ -4,7 +4,10 @@ fn main() {
     let dir = verity_local::default_models_dir();
     let mut names: Vec<String> = std::env::args().skip(1).collect();
     if names.is_empty() {
-        names = verity_local::KNOWN_MODELS.iter().map(|m| m.name.to_owned()).collect();
+        names = verity_local::KNOWN_MODELS
+            .iter()
+            .map(|m| m.name.to_owned())
+            .collect();
     }
     for name in &names {
         match verity_local::pull(name, &dir, &mut |line| eprintln!("{line}")) {
@@ -16,6 +19,16 @@ fn main() {
         }
     }
     for m in verity_local::list(&dir) {
-        println!("{:<32} {:>12} {} {}", m.name, if m.present { m.size.to_string() } else { "absent".into() }, m.path.display(), m.description);
+        println!(
+            "{:<32} {:>12} {} {}",
+            m.name,
+            if m.present {
+                m.size.to_string()
+            } else {
+                "absent".into()
+            },
+            m.path.display(),
+            m.description
+        );
     }
 }

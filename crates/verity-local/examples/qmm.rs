@@ -55,7 +55,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         ts.sort_by(|a, b| a.total_cmp(b));
         let med = ts[ts.len() / 2];
-        println!("f32 gemm m={m} 896x4864: {:.3} ms {:.1} GMAC/s", med * 1e3, (m * 896 * 4864) as f64 / med / 1e9);
+        println!(
+            "f32 gemm m={m} 896x4864: {:.3} ms {:.1} GMAC/s",
+            med * 1e3,
+            (m * 896 * 4864) as f64 / med / 1e9
+        );
     }
     Ok(())
 }

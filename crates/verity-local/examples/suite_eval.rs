@@ -7,19 +7,25 @@ use std::time::Instant;
 
 use serde_json::json;
 use verity_local::LocalProvider;
-use verity_model::{
-    GenerateRequest, Outcome, Provider, ProviderSpec, Response, SampleKey, Scope,
-};
+use verity_model::{GenerateRequest, Outcome, Provider, ProviderSpec, Response, SampleKey, Scope};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let dir = args.get(1).cloned().unwrap_or_else(|| "suites/example".into());
+    let dir = args
+        .get(1)
+        .cloned()
+        .unwrap_or_else(|| "suites/example".into());
     let models: Vec<String> = if args.len() > 2 {
         args[2..].to_vec()
     } else {
-        verity_local::KNOWN_MODELS.iter().map(|m| m.name.to_owned()).collect()
+        verity_local::KNOWN_MODELS
+            .iter()
+            .map(|m| m.name.to_owned())
+            .collect()
     };
-    let suite = verity_suite::load(std::path::Path::new(&dir)).expect("suite").suite;
+    let suite = verity_suite::load(std::path::Path::new(&dir))
+        .expect("suite")
+        .suite;
     let renderer = verity_suite::render::Renderer::new(&suite).expect("templates");
     let scorers: Vec<_> = suite
         .scorers
@@ -40,7 +46,11 @@ fn main() {
         for v in suite.variants.iter().filter(|v| v.grounding.is_none()) {
             for t in &suite.tasks {
                 reqs.push(GenerateRequest {
-                    sample: SampleKey { task_id: t.id.clone(), variant: v.name.clone(), epoch: 1 },
+                    sample: SampleKey {
+                        task_id: t.id.clone(),
+                        variant: v.name.clone(),
+                        epoch: 1,
+                    },
                     task: Arc::new(t.clone()),
                     messages: renderer.messages(t, v).expect("render"),
                     params: v.params.clone(),
@@ -48,29 +58,38 @@ fn main() {
                 });
             }
         }
-        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
         let start = Instant::now();
-        let gens = rt.block_on(async {
-            let futs: Vec<_> = reqs.iter().map(|r| p.generate(r)).collect();
-            let mut out = Vec::new();
-            for f in futs {
-                out.push(f.await);
-            }
-            out
-        });
+        let gens = rt.block_on(async { join_all(reqs.iter().map(|r| p.generate(r))).await });
         let wall = start.elapsed();
         let (mut pass, mut tokens) = (0, 0);
         for (r, g) in reqs.iter().zip(&gens) {
             let g = g.as_ref().expect("generation");
             tokens += g.usage.output_tokens;
-            let resp = Response { text: g.text.clone(), usage: g.usage, finish_reason: g.finish_reason.clone(), attempts: 1, ..Response::default() };
-            let scores: Vec<_> = scorers.iter().flat_map(|s| s.score(&r.task, &resp)).collect();
+            let resp = Response {
+                text: g.text.clone(),
+                usage: g.usage,
+                finish_reason: g.finish_reason.clone(),
+                attempts: 1,
+                ..Response::default()
+            };
+            let scores: Vec<_> = scorers
+                .iter()
+                .flat_map(|s| s.score(&r.task, &resp))
+                .collect();
             let outcome = suite.outcome.evaluate(&scores, false);
             if outcome == Outcome::Pass {
                 pass += 1;
             }
             if std::env::var_os("SHOW").is_some() {
-                println!("  [{:?}] {} / {}: {:?}", outcome, r.sample.task_id, r.sample.variant, g.text);
+                println!(
+                    "  [{:?}] {} / {}: {:?}",
+                    outcome, r.sample.task_id, r.sample.variant, g.text
+                );
             }
         }
         println!(
@@ -80,4 +99,28 @@ fn main() {
             wall.as_secs_f64()
         );
     }
+}
+
+/// Polls every future concurrently until all are done (no extra dependency).
+async fn join_all<F: std::future::Future>(futs: impl IntoIterator<Item = F>) -> Vec<F::Output> {
+    let mut set: Vec<_> = futs.into_iter().map(Box::pin).collect();
+    let mut results: Vec<Option<F::Output>> = (0..set.len()).map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (f, r) in set.iter_mut().zip(results.iter_mut()) {
+            if r.is_none() {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(v) => *r = Some(v),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    results.into_iter().flatten().collect()
 }

@@ -123,7 +123,11 @@ pub fn sample(logits: &[f32], s: &Sampling, rng: &mut u64) -> u32 {
     }
     probs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let total: f32 = probs.iter().map(|p| p.1).sum();
-    let top_p = if s.top_p > 0.0 && s.top_p < 1.0 { s.top_p as f32 } else { 1.0 };
+    let top_p = if s.top_p > 0.0 && s.top_p < 1.0 {
+        s.top_p as f32
+    } else {
+        1.0
+    };
     let mut keep = probs.len();
     let mut acc = 0.0;
     for (i, p) in probs.iter().enumerate() {
@@ -173,7 +177,9 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
         waiting.retain(|(j, _)| !j.reply.is_closed());
         active.retain(|s| !s.job.reply.is_closed());
         while active.len() < cfg.batch {
-            let Some((job, at)) = waiting.pop_front() else { break };
+            let Some((job, at)) = waiting.pop_front() else {
+                break;
+            };
             if job.prompt.len() + 1 > cfg.context {
                 let err = JobError::PromptTooLong {
                     prompt: job.prompt.len(),
@@ -241,8 +247,7 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
                     }
                 }
                 if reason.is_none()
-                    && (s.generated.len() >= s.job.max_tokens
-                        || s.cache.len + 1 >= cfg.context)
+                    && (s.generated.len() >= s.job.max_tokens || s.cache.len + 1 >= cfg.context)
                 {
                     reason = Some("length");
                 }
@@ -287,13 +292,20 @@ pub struct Engine {
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Engine").field("loaded", &self.loaded).field("cfg", &self.cfg).finish()
+        f.debug_struct("Engine")
+            .field("loaded", &self.loaded)
+            .field("cfg", &self.cfg)
+            .finish()
     }
 }
 
 impl Engine {
     /// Starts the inference thread for `loaded`.
-    pub fn start(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool) -> std::io::Result<Engine> {
+    pub fn start(
+        loaded: Arc<Loaded>,
+        cfg: EngineConfig,
+        pool: rayon::ThreadPool,
+    ) -> std::io::Result<Engine> {
         let (tx, rx) = std::sync::mpsc::channel();
         let l = loaded.clone();
         let thread = std::thread::Builder::new()
@@ -329,22 +341,42 @@ mod tests {
 
     #[test]
     fn greedy_is_argmax_and_ignores_nan() {
-        let s = Sampling { temperature: 0.0, top_p: 1.0, seed: 1 };
+        let s = Sampling {
+            temperature: 0.0,
+            top_p: 1.0,
+            seed: 1,
+        };
         assert_eq!(sample(&[0.1, f32::NAN, 3.0, 3.0, -1.0], &s, &mut 0), 2);
     }
 
     #[test]
     fn seeded_sampling_is_reproducible_and_top_p_restricts_the_choice() {
         let logits: Vec<f32> = (0..50).map(|i| (i as f32 * 0.37).sin() * 3.0).collect();
-        let s = Sampling { temperature: 1.0, top_p: 1.0, seed: 42 };
+        let s = Sampling {
+            temperature: 1.0,
+            top_p: 1.0,
+            seed: 42,
+        };
         let draw = |seed: u64| {
             let mut rng = seed;
-            (0..100).map(|_| sample(&logits, &s, &mut rng)).collect::<Vec<_>>()
+            (0..100)
+                .map(|_| sample(&logits, &s, &mut rng))
+                .collect::<Vec<_>>()
         };
         assert_eq!(draw(42), draw(42));
         assert_ne!(draw(42), draw(43));
-        assert!(draw(42).iter().collect::<std::collections::HashSet<_>>().len() > 3);
-        let narrow = Sampling { temperature: 1.0, top_p: 1e-6, seed: 0 };
+        assert!(
+            draw(42)
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+                > 3
+        );
+        let narrow = Sampling {
+            temperature: 1.0,
+            top_p: 1e-6,
+            seed: 0,
+        };
         let mut rng = 9;
         for _ in 0..20 {
             assert_eq!(sample(&logits, &narrow, &mut rng), argmax(&logits));

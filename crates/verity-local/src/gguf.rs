@@ -392,10 +392,15 @@ impl Gguf {
             message,
         };
         if info.dims.len() != 2 || info.dims[0] != k || info.dims[1] != n {
-            return Err(terr(format!("has shape {:?}, expected [{k}, {n}]", info.dims)));
+            return Err(terr(format!(
+                "has shape {:?}, expected [{k}, {n}]",
+                info.dims
+            )));
         }
         if !k.is_multiple_of(QK) {
-            return Err(terr(format!("rows of {k} values are not a multiple of {QK}")));
+            return Err(terr(format!(
+                "rows of {k} values are not a multiple of {QK}"
+            )));
         }
         to_qmat(info.dtype, &buf[info.range.clone()], n, k).map_err(terr)
     }
@@ -610,7 +615,11 @@ pub fn to_qmat(dtype: DType, data: &[u8], n: usize, k: usize) -> Result<QMat, St
     } else {
         let (bs, bytes) = dtype.block();
         if data.len() != n * k / bs * bytes {
-            return Err(format!("holds {} bytes, expected {}", data.len(), n * k / bs * bytes));
+            return Err(format!(
+                "holds {} bytes, expected {}",
+                data.len(),
+                n * k / bs * bytes
+            ));
         }
         for (((blk, q), s), o) in data
             .chunks_exact(bytes)
@@ -629,7 +638,10 @@ mod tests {
     use super::*;
 
     /// A tiny GGUF writer for tests.
-    pub(crate) fn write_gguf(meta: &[(&str, Value)], tensors: &[(&str, Vec<usize>, u32, Vec<u8>)]) -> Vec<u8> {
+    pub(crate) fn write_gguf(
+        meta: &[(&str, Value)],
+        tensors: &[(&str, Vec<usize>, u32, Vec<u8>)],
+    ) -> Vec<u8> {
         fn s(out: &mut Vec<u8>, v: &str) {
             out.extend((v.len() as u64).to_le_bytes());
             out.extend(v.as_bytes());
@@ -687,12 +699,12 @@ mod tests {
             out.extend(offset.to_le_bytes());
             offset += (data.len() as u64).div_ceil(32) * 32;
         }
-        while out.len() % 32 != 0 {
+        while !out.len().is_multiple_of(32) {
             out.push(0);
         }
         for (_, _, _, data) in tensors {
             out.extend(data);
-            while out.len() % 32 != 0 {
+            while !out.len().is_multiple_of(32) {
                 out.push(0);
             }
         }
@@ -718,9 +730,20 @@ mod tests {
             &[
                 ("general.architecture", Value::String("llama".into())),
                 ("n", Value::U32(7)),
-                ("arr", Value::Array(vec![Value::String("a".into()), Value::String("b".into())])),
+                (
+                    "arr",
+                    Value::Array(vec![Value::String("a".into()), Value::String("b".into())]),
+                ),
             ],
-            &[("w", vec![32, 1], 8, blk), ("v", vec![2], 0, [1.5f32.to_le_bytes(), 2.5f32.to_le_bytes()].concat())],
+            &[
+                ("w", vec![32, 1], 8, blk),
+                (
+                    "v",
+                    vec![2],
+                    0,
+                    [1.5f32.to_le_bytes(), 2.5f32.to_le_bytes()].concat(),
+                ),
+            ],
         );
         let g = Gguf::parse(&file).unwrap();
         assert_eq!(g.str("general.architecture").unwrap(), "llama");
@@ -732,7 +755,10 @@ mod tests {
         m.dequantize_row(0, &mut row);
         let want: Vec<f32> = (0..32).map(|i| (i as f32 - 16.0) * 0.5).collect();
         assert_eq!(row, want);
-        assert!(matches!(g.matrix(&file, "w", 2, 32), Err(GgufError::Tensor { .. })));
+        assert!(matches!(
+            g.matrix(&file, "w", 2, 32),
+            Err(GgufError::Tensor { .. })
+        ));
         assert!(matches!(g.usize("missing"), Err(GgufError::Missing(_))));
     }
 
@@ -772,6 +798,7 @@ mod tests {
     }
 
     /// Reference dequantizers written straight from ggml's C, to check the block decoders.
+    #[allow(clippy::needless_range_loop)]
     fn ggml_q4k(b: &[u8]) -> Vec<f32> {
         let d = h(b, 0);
         let dmin = h(b, 2);
@@ -794,6 +821,7 @@ mod tests {
         y
     }
 
+    #[allow(clippy::needless_range_loop)]
     fn ggml_q6k(b: &[u8]) -> Vec<f32> {
         let d = h(b, 208);
         let mut y = vec![0f32; 256];

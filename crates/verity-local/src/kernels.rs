@@ -53,9 +53,7 @@ impl QMat {
         offsets: Option<Vec<f32>>,
     ) -> Result<QMat, String> {
         if k == 0 || !k.is_multiple_of(QK) {
-            return Err(format!(
-                "input size {k} is not a positive multiple of {QK}"
-            ));
+            return Err(format!("input size {k} is not a positive multiple of {QK}"));
         }
         let groups = n * (k / QS);
         if qs.len() != n * k || scales.len() != groups {
@@ -145,6 +143,9 @@ pub struct QRows {
     qs: Vec<i8>,
     d: Vec<f32>,
     sums: Vec<f32>,
+    /// Per 64 values: the two block scales, each repeated 8 times (the lanes of the 512-bit
+    /// kernel's partial sums). Empty when `k` is not a multiple of 64.
+    d16: Vec<[f32; 16]>,
 }
 
 impl QRows {
@@ -171,7 +172,25 @@ impl QRows {
         for (s, xg) in sums.iter_mut().zip(x.chunks_exact(QS)) {
             *s = xg.iter().sum();
         }
-        QRows { m, k, qs, d, sums }
+        let d16 = if k.is_multiple_of(2 * QK) {
+            d.chunks_exact(2)
+                .map(|p| {
+                    let mut v = [p[0]; 16];
+                    v[8..].fill(p[1]);
+                    v
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        QRows {
+            m,
+            k,
+            qs,
+            d,
+            sums,
+            d16,
+        }
     }
 }
 
@@ -203,15 +222,64 @@ pub fn matmul(w: &QMat, x: &QRows, out: &mut [f32]) {
     }
 }
 
+/// Which kernel runs: the widest the CPU has, or the one named by `VERITY_LOCAL_KERNEL`
+/// (`avx512`, `avx2`, `portable`; for benchmarks and for reproducing another machine's path).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    Avx512,
+    Avx2,
+    Portable,
+}
+
+/// The kernel this process uses.
+pub fn kernel() -> Kernel {
+    static K: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
+    *K.get_or_init(|| {
+        let wanted = std::env::var("VERITY_LOCAL_KERNEL").unwrap_or_default();
+        #[cfg(target_arch = "x86_64")]
+        {
+            let v4 = pulp::x86::V4::is_available();
+            let v3 = pulp::x86::V3::is_available();
+            match wanted.as_str() {
+                "portable" => Kernel::Portable,
+                "avx2" if v3 => Kernel::Avx2,
+                _ if v4 && wanted != "avx2" => Kernel::Avx512,
+                _ if v3 => Kernel::Avx2,
+                _ => Kernel::Portable,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = wanted;
+            Kernel::Portable
+        }
+    })
+}
+
 /// Dot products of columns `j0..j0+cols` with every row, written `[j][r]`.
 fn columns(w: &QMat, x: &QRows, j0: usize, cols: usize, dst: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(simd) = pulp::x86::V3::try_new() {
-        simd.vectorize(
-            #[inline(always)]
-            || avx2::columns(simd, w, x, j0, cols, dst),
-        );
-        return;
+    {
+        let k = kernel();
+        if k == Kernel::Avx512
+            && !x.d16.is_empty()
+            && let Some(simd) = pulp::x86::V4::try_new()
+        {
+            simd.vectorize(
+                #[inline(always)]
+                || avx512::columns(simd, w, x, j0, cols, dst),
+            );
+            return;
+        }
+        if k != Kernel::Portable
+            && let Some(simd) = pulp::x86::V3::try_new()
+        {
+            simd.vectorize(
+                #[inline(always)]
+                || avx2::columns(simd, w, x, j0, cols, dst),
+            );
+            return;
+        }
     }
     portable_columns(w, x, j0, cols, dst);
 }
@@ -260,6 +328,8 @@ mod avx2 {
 
     /// Rows handled together per weight block (weights loaded once for all of them).
     const RB: usize = 4;
+    /// Rows per tile (a multiple of `RB`).
+    const ROW_TILE: usize = 16;
 
     #[inline(always)]
     fn load(v: &[i8; QK]) -> __m256i {
@@ -281,39 +351,118 @@ mod avx2 {
         let nb = k / QK;
         let (xblocks, _) = x.qs.as_chunks::<QK>();
         let ones = simd.avx._mm256_set1_epi16(1);
-        for c in 0..cols {
-            let j = j0 + c;
-            let (wblocks, _) = w.qs[j * k..(j + 1) * k].as_chunks::<QK>();
-            let ws = &w.scales[j * (k / QS)..(j + 1) * (k / QS)];
-            let mut r0 = 0;
-            while r0 < m {
-                let rows = (m - r0).min(RB);
-                let mut acc = [simd.avx._mm256_setzero_ps(); RB];
-                for (b, wb) in wblocks.iter().enumerate() {
-                    let wv = load(wb);
-                    let aw = simd.avx2._mm256_sign_epi8(wv, wv);
-                    let sv = simd.avx._mm256_set_m128(
-                        simd.sse._mm_set1_ps(ws[2 * b + 1]),
-                        simd.sse._mm_set1_ps(ws[2 * b]),
-                    );
-                    for (i, a) in acc.iter_mut().enumerate().take(rows) {
-                        let r = r0 + i;
-                        let xv = load(&xblocks[r * nb + b]);
-                        let sx = simd.avx2._mm256_sign_epi8(xv, wv);
-                        let p16 = simd.avx2._mm256_maddubs_epi16(aw, sx);
-                        let p32 = simd.avx2._mm256_madd_epi16(p16, ones);
-                        let pf = simd.avx._mm256_cvtepi32_ps(p32);
-                        let scale =
-                            simd.avx._mm256_mul_ps(sv, simd.avx._mm256_set1_ps(x.d[r * nb + b]));
-                        *a = simd.fma._mm256_fmadd_ps(pf, scale, *a);
+        // Row tiles small enough for their quantized activations to stay in L1 while the
+        // chunk's weight rows (in L2) are swept once per tile.
+        let mut t0 = 0;
+        while t0 < m {
+            let t1 = (t0 + ROW_TILE).min(m);
+            for c in 0..cols {
+                let j = j0 + c;
+                let (wblocks, _) = w.qs[j * k..(j + 1) * k].as_chunks::<QK>();
+                let ws = &w.scales[j * (k / QS)..(j + 1) * (k / QS)];
+                let mut r0 = t0;
+                while r0 < t1 {
+                    let rows = (t1 - r0).min(RB);
+                    let mut acc = [simd.avx._mm256_setzero_ps(); RB];
+                    for (b, wb) in wblocks.iter().enumerate() {
+                        let wv = load(wb);
+                        let aw = simd.avx2._mm256_sign_epi8(wv, wv);
+                        let sv = simd.avx._mm256_set_m128(
+                            simd.sse._mm_set1_ps(ws[2 * b + 1]),
+                            simd.sse._mm_set1_ps(ws[2 * b]),
+                        );
+                        for (i, a) in acc.iter_mut().enumerate().take(rows) {
+                            let r = r0 + i;
+                            let xv = load(&xblocks[r * nb + b]);
+                            let sx = simd.avx2._mm256_sign_epi8(xv, wv);
+                            let p16 = simd.avx2._mm256_maddubs_epi16(aw, sx);
+                            let p32 = simd.avx2._mm256_madd_epi16(p16, ones);
+                            let pf = simd.avx._mm256_cvtepi32_ps(p32);
+                            let scale = simd
+                                .avx
+                                ._mm256_mul_ps(sv, simd.avx._mm256_set1_ps(x.d[r * nb + b]));
+                            *a = simd.fma._mm256_fmadd_ps(pf, scale, *a);
+                        }
                     }
+                    for (i, a) in acc.iter().enumerate().take(rows) {
+                        let r = r0 + i;
+                        dst[c * m + r] = hsum(simd, *a) + offset_term(w, j, x, r);
+                    }
+                    r0 += rows;
                 }
-                for (i, a) in acc.iter().enumerate().take(rows) {
-                    let r = r0 + i;
-                    dst[c * m + r] = hsum(simd, *a) + offset_term(w, j, x, r);
-                }
-                r0 += rows;
             }
+            t0 = t1;
+        }
+    }
+}
+
+/// The AVX-512 (F + BW) kernel: 64 values (two blocks) per instruction.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use core::arch::x86_64::{__m128, __m512, __m512i};
+
+    use pulp::x86::V4;
+
+    use super::{QK, QMat, QRows, QS, offset_term};
+
+    const RB: usize = 8;
+    const ROW_TILE: usize = 16;
+
+    #[inline(always)]
+    pub(super) fn columns(simd: V4, w: &QMat, x: &QRows, j0: usize, cols: usize, dst: &mut [f32]) {
+        let (k, m) = (w.k, x.m);
+        let nc = k / (2 * QK);
+        let (xchunks, _) = x.qs.as_chunks::<64>();
+        let ones = simd.avx512f._mm512_set1_epi16(1);
+        let zero = simd.avx512f._mm512_setzero_si512();
+        // lanes 4h..4h+4 take half-block scale h
+        let spread: __m512i = bytemuck::cast([0i32, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
+        let mut t0 = 0;
+        while t0 < m {
+            let t1 = (t0 + ROW_TILE).min(m);
+            for c in 0..cols {
+                let j = j0 + c;
+                let (wchunks, _) = w.qs[j * k..(j + 1) * k].as_chunks::<64>();
+                let (ws4, _) = w.scales[j * (k / QS)..(j + 1) * (k / QS)].as_chunks::<4>();
+                let mut r0 = t0;
+                while r0 < t1 {
+                    let rows = (t1 - r0).min(RB);
+                    let mut acc = [simd.avx512f._mm512_setzero_ps(); RB];
+                    for (ci, (wb, s4)) in wchunks.iter().zip(ws4).enumerate() {
+                        let wv: __m512i = bytemuck::cast(*wb);
+                        let aw = simd.avx512bw._mm512_abs_epi8(wv);
+                        let neg = simd.avx512bw._mm512_movepi8_mask(wv);
+                        let s128: __m128 = bytemuck::cast(*s4);
+                        let wsv = simd.avx512f._mm512_permutexvar_ps(
+                            spread,
+                            simd.avx512f._mm512_castps128_ps512(s128),
+                        );
+                        for (i, a) in acc.iter_mut().enumerate().take(rows) {
+                            let r = r0 + i;
+                            let xv: __m512i = bytemuck::cast(xchunks[r * nc + ci]);
+                            let sx = simd.avx512bw._mm512_mask_sub_epi8(xv, neg, zero, xv);
+                            let p16 = simd.avx512bw._mm512_maddubs_epi16(aw, sx);
+                            let p32 = simd.avx512bw._mm512_madd_epi16(p16, ones);
+                            let pf = simd.avx512f._mm512_cvtepi32_ps(p32);
+                            let xd: __m512 = bytemuck::cast(x.d16[r * nc + ci]);
+                            let scale = simd.avx512f._mm512_mul_ps(wsv, xd);
+                            *a = simd.avx512f._mm512_fmadd_ps(pf, scale, *a);
+                        }
+                    }
+                    for (i, a) in acc.iter().enumerate().take(rows) {
+                        let r = r0 + i;
+                        let lanes: [f32; 16] = bytemuck::cast(*a);
+                        let mut h = [0f32; 8];
+                        for l in 0..8 {
+                            h[l] = lanes[l] + lanes[l + 8];
+                        }
+                        let s = ((h[0] + h[4]) + (h[1] + h[5])) + ((h[2] + h[6]) + (h[3] + h[7]));
+                        dst[c * m + r] = s + offset_term(w, j, x, r);
+                    }
+                    r0 += rows;
+                }
+            }
+            t0 = t1;
         }
     }
 }
@@ -383,16 +532,17 @@ mod tests {
     #[test]
     fn the_portable_path_agrees_with_the_vector_path() {
         let mut seed = 5;
-        let (n, k, m) = (24, 160, 3);
-        let w = random_qmat(n, k, true, &mut seed);
-        let x: Vec<f32> = (0..m * k).map(|_| lcg(&mut seed)).collect();
-        let q = QRows::quantize(&x, k);
-        let mut a = vec![0f32; n * m];
-        let mut b = vec![0f32; n * m];
-        columns(&w, &q, 0, n, &mut a);
-        portable_columns(&w, &q, 0, n, &mut b);
-        for (x, y) in a.iter().zip(&b) {
-            assert!((x - y).abs() <= 1e-4 * (1.0 + y.abs()), "{x} vs {y}");
+        for &(n, k, m) in &[(24, 160, 3), (40, 256, 6)] {
+            let w = random_qmat(n, k, true, &mut seed);
+            let x: Vec<f32> = (0..m * k).map(|_| lcg(&mut seed)).collect();
+            let q = QRows::quantize(&x, k);
+            let mut a = vec![0f32; n * m];
+            let mut b = vec![0f32; n * m];
+            columns(&w, &q, 0, n, &mut a);
+            portable_columns(&w, &q, 0, n, &mut b);
+            for (x, y) in a.iter().zip(&b) {
+                assert!((x - y).abs() <= 1e-4 * (1.0 + y.abs()), "{x} vs {y}");
+            }
         }
     }
 

@@ -6,18 +6,22 @@
 //! * [`pull`], [`list`], [`resolve`], [`KNOWN_MODELS`], [`default_models_dir`]: the store
 //!   behind `verity model pull|list`.
 //!
-//! How it runs (see `ARCHITECTURE` notes in each module):
+//! How it runs (each module's documentation says more):
 //! * [`gguf`] reads the file strictly (a corrupt file is an error, never a panic) and converts
 //!   every weight matrix exactly into one int8 layout ([`kernels::QMat`]);
-//! * [`kernels`] is the hot loop: int8 × int8 dot products (AVX2 through `pulp`'s safe
-//!   wrappers, detected at run time; a portable loop elsewhere), parallel over output rows;
+//! * [`kernels`] is the hot loop: int8 × int8 dot products (AVX-512BW or AVX2 through
+//!   `pulp`'s safe wrappers, detected at run time; a portable loop elsewhere), parallel over
+//!   output rows;
 //! * [`model`] is the transformer with one KV cache per sequence and ragged batches;
 //! * [`engine`] is the inference thread: continuous batching of concurrent requests;
 //! * [`tokenizer`] builds the tokenizer and the ChatML format from the GGUF metadata.
 //!
-//! candle: the GGUF metadata vocabulary and the `tokenizers` crate are candle's; candle's own
-//! CPU kernels for the Q5_0/Q4_1 formats these models use are scalar on x86, which is why
-//! the matmul is implemented here (see BENCHMARKS.md).
+//! Why not candle's quantized models: on x86 candle 0.11's CPU kernels for Q5_0 and Q4_1 (the
+//! bulk of both pinned models) are scalar, and its fast repacked paths need `k % 256 == 0`
+//! (896 and 576 are not), so `candle-transformers`' `quantized_qwen2` decoded at 1.6-4 tokens/s
+//! here; the int8 kernels below run the same weights at 40-50 (BENCHMARKS.md). The tokenizer is
+//! the `tokenizers` crate candle uses. Everything is safe Rust: the SIMD goes through `pulp`'s
+//! safe intrinsic wrappers and run-time dispatch.
 
 pub mod engine;
 pub mod gguf;
@@ -29,8 +33,10 @@ pub mod simd;
 pub mod store;
 pub mod tokenizer;
 
-pub use crate::provider::{DEFAULT_BATCH, DEFAULT_CONTEXT, DEFAULT_MAX_TOKENS, LocalOptions, LocalProvider};
+pub use crate::provider::{
+    DEFAULT_BATCH, DEFAULT_CONTEXT, DEFAULT_MAX_TOKENS, LocalOptions, LocalProvider,
+};
 pub use crate::store::{
-    DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelInfo, StoreError, default_models_dir, list,
-    pull, resolve,
+    DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelInfo, StoreError, default_models_dir, list, pull,
+    resolve,
 };

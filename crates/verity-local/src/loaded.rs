@@ -83,15 +83,15 @@ impl Loaded {
             path: path.to_owned(),
             source,
         })?;
-        if let Some(expected) = expected_sha256 {
-            if expected != sha256 {
-                let _ = std::fs::remove_file(path);
-                return Err(LoadError::HashMismatch {
-                    path: path.to_owned(),
-                    expected: expected.to_owned(),
-                    actual: sha256,
-                });
-            }
+        if let Some(expected) = expected_sha256
+            && expected != sha256
+        {
+            let _ = std::fs::remove_file(path);
+            return Err(LoadError::HashMismatch {
+                path: path.to_owned(),
+                expected: expected.to_owned(),
+                actual: sha256,
+            });
         }
         let invalid = |message: String| LoadError::Invalid {
             path: path.to_owned(),

@@ -125,7 +125,10 @@ impl Model {
             None => 10_000.0,
         };
         let context = g.usize(&key("context_length")).unwrap_or(2048);
-        if n_head == 0 || n_kv_head == 0 || n_layer == 0 || n_embd % n_head != 0
+        if n_head == 0
+            || n_kv_head == 0
+            || n_layer == 0
+            || n_embd % n_head != 0
             || n_head % n_kv_head != 0
         {
             return Err("inconsistent attention sizes in the GGUF metadata".to_owned());
@@ -135,7 +138,10 @@ impl Model {
             return Err("unsupported model dimensions".to_owned());
         }
         let embd_info = g.info("token_embd.weight").map_err(e)?;
-        let vocab = *embd_info.dims.get(1).ok_or("token_embd.weight is not a matrix")?;
+        let vocab = *embd_info
+            .dims
+            .get(1)
+            .ok_or("token_embd.weight is not a matrix")?;
         let kv_dim = n_kv_head * head_dim;
         let mat = |name: &str, n: usize, k: usize| g.matrix(buf, name, n, k).map_err(e);
         let vec = |name: &str, n: usize| g.vector(buf, name, n).map_err(e);
@@ -208,7 +214,12 @@ impl Model {
         let l: usize = self
             .layers
             .iter()
-            .map(|l| l.wqkv.size_bytes() + l.wo.size_bytes() + l.w_gate_up.size_bytes() + l.w_down.size_bytes())
+            .map(|l| {
+                l.wqkv.size_bytes()
+                    + l.wo.size_bytes()
+                    + l.w_gate_up.size_bytes()
+                    + l.w_down.size_bytes()
+            })
             .sum();
         l + self.embd.size_bytes() + self.output.as_ref().map_or(0, QMat::size_bytes)
     }
@@ -254,7 +265,10 @@ impl Model {
             return vec![Vec::new(); caches.len()];
         }
         let mut x = vec![0f32; rows * d];
-        for (row, &t) in x.chunks_exact_mut(d).zip(tokens.iter().flat_map(|t| t.iter())) {
+        for (row, &t) in x
+            .chunks_exact_mut(d)
+            .zip(tokens.iter().flat_map(|t| t.iter()))
+        {
             let t = (t as usize).min(cfg.vocab - 1);
             self.embd.dequantize_row(t, row);
         }
@@ -302,7 +316,10 @@ impl Model {
             }
             rms_norm_rows(&x, &layer.ffn_norm, cfg.eps, &mut h);
             matmul(&layer.w_gate_up, &QRows::quantize(&h, d), &mut gu);
-            for (a, g) in act.chunks_exact_mut(cfg.n_ff).zip(gu.chunks_exact(2 * cfg.n_ff)) {
+            for (a, g) in act
+                .chunks_exact_mut(cfg.n_ff)
+                .zip(gu.chunks_exact(2 * cfg.n_ff))
+            {
                 let (gate, up) = g.split_at(cfg.n_ff);
                 for ((o, &gv), &uv) in a.iter_mut().zip(gate).zip(up) {
                     *o = gv / (1.0 + (-gv).exp()) * uv;

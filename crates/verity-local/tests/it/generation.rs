@@ -23,7 +23,10 @@ fn smollm2_answers_end_to_end_with_token_counts() {
     let p = provider(SMOL, 8);
     assert_eq!(p.kind(), "local");
     assert_eq!(p.model(), SMOL);
-    assert_eq!(p.endpoint(), "local:smollm2-135m-instruct.gguf@b179c9523d0e");
+    assert_eq!(
+        p.endpoint(),
+        "local:smollm2-135m-instruct.gguf@b179c9523d0e"
+    );
     let g = &generate_all(&p, &[request(PROMPTS[0], greedy(32))])[0];
     assert!(g.text.contains("Paris"), "{:?}", g.text);
     assert_eq!(g.finish_reason.as_deref(), Some("stop"));
@@ -42,14 +45,26 @@ fn batch_invariance(name: &str) {
         .iter()
         .map(|q| generate_all(&p, &[request(q, greedy(24))])[0].text.clone())
         .collect();
-    let again = generate_all(&p, &[request(PROMPTS[0], greedy(24))])[0].text.clone();
+    let again = generate_all(&p, &[request(PROMPTS[0], greedy(24))])[0]
+        .text
+        .clone();
     assert_eq!(again, alone[0], "the same greedy request twice");
     let reqs: Vec<_> = PROMPTS.iter().map(|q| request(q, greedy(24))).collect();
     let batched = generate_all(&p, &reqs);
-    let sizes: Vec<u64> = batched.iter().map(|g| raw(g)["max_batch"].as_u64().unwrap()).collect();
-    assert!(sizes.iter().any(|&s| s > 1), "the requests were not batched: {sizes:?}");
+    let sizes: Vec<u64> = batched
+        .iter()
+        .map(|g| raw(g)["max_batch"].as_u64().unwrap())
+        .collect();
+    assert!(
+        sizes.iter().any(|&s| s > 1),
+        "the requests were not batched: {sizes:?}"
+    );
     for (i, g) in batched.iter().enumerate() {
-        assert_eq!(g.text, alone[i], "prompt {i} alone vs in a batch of {}", sizes[i]);
+        assert_eq!(
+            g.text, alone[i],
+            "prompt {i} alone vs in a batch of {}",
+            sizes[i]
+        );
     }
     // Different prompts give different answers (the test above is not vacuous).
     assert!(alone.iter().collect::<std::collections::HashSet<_>>().len() > 1);
@@ -76,7 +91,12 @@ fn smollm2_stops_on_stop_strings_and_max_tokens() {
     let short = generate_all(&p, &[request(q, greedy(3))])[0].clone();
     assert_eq!(short.usage.output_tokens, 3);
     assert_eq!(short.finish_reason.as_deref(), Some("length"));
-    assert!(free.text.starts_with(&short.text), "{:?} vs {:?}", short.text, free.text);
+    assert!(
+        free.text.starts_with(&short.text),
+        "{:?} vs {:?}",
+        short.text,
+        free.text
+    );
     // A stop string ends the answer before it.
     let params = GenParams {
         stop: vec!["5".into(), "never-there".into()],
@@ -86,7 +106,11 @@ fn smollm2_stops_on_stop_strings_and_max_tokens() {
     assert_eq!(stopped.finish_reason.as_deref(), Some("stop"));
     assert!(!stopped.text.contains('5'), "{:?}", stopped.text);
     let cut = free.text.find('5').unwrap();
-    assert_eq!(stopped.text, free.text[..cut], "the answer up to the stop string");
+    assert_eq!(
+        stopped.text,
+        free.text[..cut],
+        "the answer up to the stop string"
+    );
     // Seeded sampling is reproducible; different seeds differ somewhere.
     let sampled = |seed| {
         let params = GenParams {
@@ -95,7 +119,9 @@ fn smollm2_stops_on_stop_strings_and_max_tokens() {
             max_tokens: Some(24),
             ..GenParams::default()
         };
-        generate_all(&p, &[request("Tell me a story.", params)])[0].text.clone()
+        generate_all(&p, &[request("Tell me a story.", params)])[0]
+            .text
+            .clone()
     };
     assert_eq!(sampled(7), sampled(7));
     assert!(sampled(7) != sampled(8) || sampled(8) != sampled(9));

@@ -90,7 +90,9 @@ pub fn generate_all(p: &LocalProvider, reqs: &[GenerateRequest]) -> Vec<Generati
 }
 
 /// A minimal join-all (no extra dependency): polls every future to completion concurrently.
-async fn futures_join_all<F: std::future::Future>(futs: impl IntoIterator<Item = F>) -> Vec<F::Output> {
+async fn futures_join_all<F: std::future::Future>(
+    futs: impl IntoIterator<Item = F>,
+) -> Vec<F::Output> {
     let mut set = Vec::new();
     for f in futs {
         set.push(Box::pin(f));
@@ -113,5 +115,8 @@ async fn futures_join_all<F: std::future::Future>(futs: impl IntoIterator<Item =
         }
     })
     .await;
-    results.into_iter().map(|r| r.expect("every future finished")).collect()
+    results
+        .into_iter()
+        .map(|r| r.expect("every future finished"))
+        .collect()
 }

@@ -29,6 +29,8 @@ const SAMPLES: &[&str] = &[
     "",
 ];
 
+const REFERENCE: &str = "Hello world. It's 2024; we'll see\u{2014}don't we?";
+
 fn round_trips(t: &Tokenizer) {
     for s in SAMPLES {
         let ids = t.encode(s).unwrap();
@@ -46,6 +48,14 @@ fn smollm2_tokenizer_round_trips_exactly_and_uses_the_models_ids() {
     assert_eq!(t.control("<|im_start|>"), Some(1));
     assert_eq!(t.control("<|im_end|>"), Some(2));
     assert!(t.stop_ids.contains(&2), "{:?}", t.stop_ids);
+    // The ids llama.cpp (llama-cpp-python 0.3.36, `tokenize(special=False)`) gives.
+    assert_eq!(
+        t.encode(REFERENCE).unwrap(),
+        [
+            19556, 905, 30, 657, 506, 216, 34, 32, 34, 36, 43, 392, 3060, 963, 1265, 12420, 982,
+            392, 47
+        ]
+    );
     // Digits are split one by one (the `smollm` pre-tokenizer).
     assert_eq!(t.encode("2024").unwrap().len(), 4);
     // Control tokens are never produced from text.
@@ -55,9 +65,7 @@ fn smollm2_tokenizer_round_trips_exactly_and_uses_the_models_ids() {
         chat.default_system.as_deref(),
         Some("You are a helpful AI assistant named SmolLM, trained by Hugging Face")
     );
-    let p = chat
-        .prompt(&t, &[("user".into(), "Hi".into())])
-        .unwrap();
+    let p = chat.prompt(&t, &[("user".into(), "Hi".into())]).unwrap();
     assert_eq!(
         t.decode(&p),
         "system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face\nuser\nHi\nassistant\n",
@@ -77,6 +85,14 @@ fn qwen_tokenizer_round_trips_exactly_and_uses_the_models_ids() {
     assert_eq!(t.control("<|im_start|>"), Some(151644));
     assert_eq!(t.control("<|im_end|>"), Some(151645));
     assert_eq!(t.stop_ids[0], 151645);
+    // The ids llama.cpp (llama-cpp-python 0.3.36, `tokenize(special=False)`) gives.
+    assert_eq!(
+        t.encode(REFERENCE).unwrap(),
+        [
+            9707, 1879, 13, 1084, 594, 220, 17, 15, 17, 19, 26, 582, 3278, 1490, 2293, 15007, 944,
+            582, 30
+        ]
+    );
     // Ids from Qwen2's published tokenizer.
     assert_eq!(t.encode("Hello world").unwrap(), [9707, 1879]);
     assert_eq!(t.encode("def").unwrap(), [750]);
