@@ -9,9 +9,9 @@
 //! Activations are quantized per row into blocks of 32 `i8` with one `f32` scale ([`QRows`],
 //! like ggml's Q8_0), plus exact `f32` sums per 16 values for the offset term.
 //!
-//! On x86-64 with AVX2 + FMA (detected at run time) the dot products use ggml's
-//! `maddubs`/`madd` formulation through `pulp`'s safe intrinsic wrappers; elsewhere a portable
-//! loop. Each (row, column) dot product is computed by the same instruction sequence whatever
+//! On x86-64 with AVX-512 (F + BW), else AVX2 + FMA (detected at run time; `VERITY_LOCAL_KERNEL`
+//! can force `avx2` or `portable`), the dot products use ggml's `maddubs`/`madd` formulation
+//! through `pulp`'s safe intrinsic wrappers; elsewhere a portable loop. Each (row, column) dot product is computed by the same instruction sequence whatever
 //! the number of rows in the call, so a sequence's results do not depend on what it is batched
 //! with (the batching tests check this bit for bit).
 

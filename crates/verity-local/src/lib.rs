@@ -18,8 +18,8 @@
 //!
 //! Why not candle's quantized models: on x86 candle 0.11's CPU kernels for Q5_0 and Q4_1 (the
 //! bulk of both pinned models) are scalar, and its fast repacked paths need `k % 256 == 0`
-//! (896 and 576 are not), so `candle-transformers`' `quantized_qwen2` decoded at 1.6-4 tokens/s
-//! here; the int8 kernels below run the same weights at 40-50 (BENCHMARKS.md). The tokenizer is
+//! (896 and 576 are not), so `candle-transformers`' `quantized_qwen2` decoded at 2-8 tokens/s
+//! here (2 cores); the int8 kernels below run the same weights at 40-50 (BENCHMARKS.md). The tokenizer is
 //! the `tokenizers` crate candle uses. Everything is safe Rust: the SIMD goes through `pulp`'s
 //! safe intrinsic wrappers and run-time dispatch.
 
