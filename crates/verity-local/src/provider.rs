@@ -148,6 +148,10 @@ impl LocalOptions {
     }
 }
 
+/// How long one call may take by default: calls queue behind each other's compute (a batch of
+/// long answers on two cores takes minutes), so this only catches a wedged engine.
+pub const DEFAULT_CALL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+
 impl LocalProvider {
     /// The options this provider understands.
     pub const OPTIONS: &'static [&'static str] = LocalOptions::KNOWN;
@@ -287,6 +291,10 @@ impl Provider for LocalProvider {
 
     fn endpoint(&self) -> String {
         self.endpoint.clone()
+    }
+
+    fn default_call_timeout(&self) -> std::time::Duration {
+        DEFAULT_CALL_TIMEOUT
     }
 
     fn generate<'a>(

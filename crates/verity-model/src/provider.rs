@@ -138,6 +138,13 @@ pub trait Provider: Send + Sync {
         false
     }
 
+    /// How long one call may take when the user sets no `--timeout` / `timeout_s`: 60 s for a
+    /// remote API (a hung connection must not stall a run), longer for an in-process model whose
+    /// calls queue behind each other's compute.
+    fn default_call_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(60)
+    }
+
     /// Makes one attempt at answering `req`.
     fn generate<'a>(
         &'a self,

@@ -46,6 +46,9 @@ pub struct RunOptions {
     pub limit: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filter: Option<String>,
+    /// Only the suite's quick subset ran (`--quick`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub quick: bool,
     pub concurrency: usize,
     /// The variants run (all of the suite's when none were named).
     pub variants: Vec<String>,

@@ -97,6 +97,10 @@ pub struct Suite {
     pub compare: Vec<CompareSpec>,
     #[serde(default, skip_serializing_if = "ReportSpec::is_empty")]
     pub report: ReportSpec,
+    /// Task ids of the suite's quick subset (`verity run --quick`): a few tasks across its
+    /// categories, for a first look or a smoke test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quick: Vec<String>,
     /// BLAKE3 over every file the suite was read from, in a stable order.
     pub content_hash: String,
 }

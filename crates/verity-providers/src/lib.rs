@@ -19,7 +19,9 @@
 //! * `gemini` ([`GeminiProvider`]): the Gemini API's `generateContent` (`x-goog-api-key`,
 //!   JSON schemas converted to Gemini's OpenAPI subset);
 //! * `command` ([`CommandProvider`]): the user's own program, run once per call with the
-//!   request as JSON on standard input and the answer read from standard output.
+//!   request as JSON on standard input and the answer read from standard output;
+//! * `local` ([`LocalProvider`]): a small instruct model run in-process on the CPU (the
+//!   `verity-local` crate); the default when a suite names no provider.
 //!
 //! The HTTP providers share their options: `timeout_s` (per call, default 60), `extra_body`
 //! (merged over the request body) and `headers` (extra request headers).
@@ -46,9 +48,10 @@ pub use crate::gemini::GeminiProvider;
 pub use crate::mock::MockProvider;
 pub use crate::openai::OpenAiProvider;
 use crate::options::config_error;
+pub use verity_local::LocalProvider;
 
 /// The provider kinds [`build`] knows.
-pub const KINDS: &[&str] = &["mock", "openai", "anthropic", "gemini", "command"];
+pub const KINDS: &[&str] = &["local", "mock", "openai", "anthropic", "gemini", "command"];
 
 /// Builds the provider a spec names.
 ///
@@ -74,6 +77,7 @@ pub fn build_with_env(
         "anthropic" => Ok(Arc::new(AnthropicProvider::from_spec(spec, env)?)),
         "gemini" => Ok(Arc::new(GeminiProvider::from_spec(spec, env)?)),
         "command" => Ok(Arc::new(CommandProvider::from_spec(spec, env)?)),
+        "local" => Ok(Arc::new(LocalProvider::from_spec(spec)?)),
         other => Err(config_error(
             other,
             format!("unknown provider kind (known kinds: {})", KINDS.join(", ")),

@@ -116,8 +116,9 @@ pub struct Execution {
     pub providers: HashMap<String, Arc<dyn Provider>>,
     pub store_path: PathBuf,
     pub retry: RetryPolicy,
-    /// Upper bound on one provider call, on top of the provider's own timeout.
-    pub call_timeout: Duration,
+    /// Upper bound on one provider call, on top of the provider's own timeout; `None` takes
+    /// each provider's [`Provider::default_call_timeout`].
+    pub call_timeout: Option<Duration>,
     /// Continue a run already in the store instead of creating one: its stored samples are
     /// not sent again.
     pub resume: bool,
@@ -150,7 +151,7 @@ struct Ctx {
     renderer: Renderer,
     scorers: Scorers,
     retry: RetryPolicy,
-    call_timeout: Duration,
+    call_timeout: Option<Duration>,
     writer: Writer,
     events: mpsc::UnboundedSender<RunEvent>,
     abort: watch::Receiver<u8>,
@@ -772,11 +773,14 @@ async fn call_with_retries(
         let slot = limits.admit(est_tokens).await;
         let started_at = now_rfc3339();
         let t0 = Instant::now();
-        let result = match tokio::time::timeout(ctx.call_timeout, provider.generate(req)).await {
+        let call_timeout = ctx
+            .call_timeout
+            .unwrap_or_else(|| provider.default_call_timeout());
+        let result = match tokio::time::timeout(call_timeout, provider.generate(req)).await {
             Ok(r) => r,
             Err(_) => Err(verity_model::ProviderError::new(
                 verity_model::ProviderErrorKind::Timeout,
-                format!("no answer within {:?}", ctx.call_timeout),
+                format!("no answer within {call_timeout:?}"),
             )),
         };
         drop(slot);

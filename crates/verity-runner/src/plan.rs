@@ -14,6 +14,8 @@ pub struct PlanOptions {
     pub limit: Option<usize>,
     /// A glob over task ids.
     pub filter: Option<String>,
+    /// Only the suite's `quick` subset (before `filter` and `limit`).
+    pub quick: bool,
     pub concurrency: usize,
     /// Run only this deterministic slice of the tasks.
     pub shard: Option<Shard>,
@@ -90,6 +92,17 @@ pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Pl
             suite.name
         )));
     }
+    if opts.quick {
+        if suite.quick.is_empty() {
+            return Err(RunError::Plan(format!(
+                "suite `{}` declares no quick subset: add `quick = [\"task-id\", …]` to its suite.toml, or use --limit N",
+                suite.name
+            )));
+        }
+        let quick = std::mem::take(&mut suite.quick);
+        suite.tasks.retain(|t| quick.contains(&t.id));
+        suite.quick = quick;
+    }
     if let Some(f) = &opts.filter {
         let m = Glob::new(f)
             .map_err(|e| RunError::Plan(format!("bad --filter glob `{f}`: {e}")))?
@@ -129,6 +142,7 @@ pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Pl
         epochs: suite.epochs,
         limit: opts.limit,
         filter: opts.filter.clone(),
+        quick: opts.quick,
         concurrency: opts.concurrency.max(1),
         variants: suite.variants.iter().map(|v| v.name.clone()).collect(),
         shard: opts.shard,
@@ -151,6 +165,7 @@ mod tests {
 
     fn suite(n: usize) -> Suite {
         Suite {
+            quick: Vec::new(),
             name: "s".into(),
             description: None,
             tasks: (0..n).map(|i| Task::prompt(format!("t{i}"), "p")).collect(),
@@ -197,6 +212,22 @@ mod tests {
             ..PlanOptions::default()
         };
         assert!(plan(suite(10), "x", &bad).is_err());
+    }
+
+    #[test]
+    fn quick_takes_the_declared_subset_in_suite_order() {
+        let opts = PlanOptions {
+            quick: true,
+            ..PlanOptions::default()
+        };
+        let err = plan(suite(5), "x", &opts).unwrap_err().to_string();
+        assert!(err.contains("declares no quick subset"), "{err}");
+        let mut s = suite(5);
+        s.quick = vec!["t3".into(), "t1".into()];
+        let p = plan(s, "x", &opts).unwrap();
+        let ids: Vec<&str> = p.suite.tasks.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, ["t1", "t3"]);
+        assert!(p.options.quick);
     }
 
     #[test]

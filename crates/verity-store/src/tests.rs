@@ -14,6 +14,7 @@ fn meta(id: &str, started: &str) -> RunMeta {
         id: id.into(),
         suite_path: "suites/x".into(),
         suite: Suite {
+            quick: Vec::new(),
             name: "x".into(),
             description: None,
             tasks: vec![Task::prompt("t1", "hi")],

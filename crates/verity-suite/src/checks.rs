@@ -407,6 +407,7 @@ mod tests {
 
     fn base() -> Suite {
         Suite {
+            quick: Vec::new(),
             name: "s".into(),
             description: None,
             tasks: vec![task("a", 1), task("b", 2)],

@@ -27,6 +27,7 @@ const SUITE_KEYS: &[&str] = &[
     "coverage",
     "compare",
     "report",
+    "quick",
 ];
 
 /// Keys of `[defaults]`; a `[[variants]]` entry takes these plus `name`.
@@ -74,6 +75,8 @@ pub(crate) struct Config {
     pub(crate) coverage: BTreeMap<String, u32>,
     pub(crate) compare: Vec<CompareSpec>,
     pub(crate) report: ReportSpec,
+    /// The `quick` task ids with their spans in suite.toml.
+    pub(crate) quick: Vec<(String, Arc<SourceFile>, Span)>,
 }
 
 impl Default for Config {
@@ -90,6 +93,7 @@ impl Default for Config {
             coverage: BTreeMap::new(),
             compare: Vec::new(),
             report: ReportSpec::default(),
+            quick: Vec::new(),
         }
     }
 }
@@ -207,6 +211,22 @@ impl Loader {
                 file: Arc::clone(f),
                 patterns,
             });
+        }
+        if let Some(e) = doc.get("quick") {
+            match &e.value.kind {
+                Kind::Array(items) => {
+                    for item in items {
+                        if let Some(s) = self.node_str(f, item, "each entry of `quick`") {
+                            cfg.quick.push((s, Arc::clone(f), item.span.clone()));
+                        }
+                    }
+                }
+                _ => self.push(
+                    Diagnostic::error("wrong-type", "`quick` must be a list of task ids")
+                        .at_span(f, e.value.span.clone())
+                        .label("expected a list of strings"),
+                ),
+            }
         }
         if let Some(e) = doc.get("epochs") {
             cfg.epochs = self
@@ -816,6 +836,7 @@ response_schema = "schemas/x.json"
                 r#"name = "s"
 description = "d"
 epochs = 3
+quick = ["t"]
 [defaults]
 provider = "mock"
 [[variants]]
@@ -849,13 +870,14 @@ alternative = "greater"
             serde_json::Value::Object(s.scorers[0].options.clone()),
             json!({"values": ["x"], "ignore_case": true})
         );
-        assert_eq!(s.scorers[0].source.to_string(), "suite.toml:10:1");
+        assert_eq!(s.scorers[0].source.to_string(), "suite.toml:11:1");
         assert_eq!(s.scorers[1].instance_name(), "second");
         assert_eq!(s.outcome.mode, OutcomeMode::Any);
         assert_eq!(s.outcome.errors, verity_model::ErrorPolicy::Exclude);
         assert_eq!(s.coverage["c"], 1);
         assert_eq!(s.compare[0].test, "mcnemar");
         assert_eq!(s.compare[0].alternative, "greater");
+        assert_eq!(s.quick, ["t"]);
     }
 
     /// Each case: suite.toml, then the diagnostics expected (`code@file:line:col: message…`).
@@ -869,6 +891,14 @@ alternative = "greater"
             (
                 "name = \"s\"\nepochs = 0\n",
                 &["bad-value@suite.toml:2:10: `epochs` must be at least 1"],
+            ),
+            (
+                "name = \"s\"\nquick = [\"t\", \"nope\"]\n",
+                &["unknown-task@suite.toml:2:15: `quick` names no task `nope`"],
+            ),
+            (
+                "name = \"s\"\nquick = \"t\"\n",
+                &["wrong-type@suite.toml:2:9: `quick` must be a list of task ids"],
             ),
             (
                 "name = \"s\"\nepochs = 1.5\n",

@@ -329,6 +329,7 @@ mod tests {
     fn renderer_compiles_once_and_reports_syntax_errors() {
         let good = variant(Some("Q: {{ prompt }}"), None);
         let suite = Suite {
+            quick: Vec::new(),
             name: "s".into(),
             description: None,
             tasks: vec![task()],

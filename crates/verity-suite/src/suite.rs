@@ -86,6 +86,7 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, Diagnostics> {
             servers: Default::default(),
             compare: Vec::new(),
             report: Default::default(),
+            quick: Vec::new(),
             content_hash: content_hash(&l.hashed),
         };
         return finish(l, suite);
@@ -141,6 +142,22 @@ impl Loader {
     fn suite(&mut self, rel: &str, fallback_name: String) -> Suite {
         let cfg = self.read_config(rel);
         self.load_tasks(&cfg);
+        if !cfg.quick.is_empty() {
+            let ids: HashSet<&str> = self.tasks.iter().map(|t| t.id.as_str()).collect();
+            let unknown: Vec<Diagnostic> = cfg
+                .quick
+                .iter()
+                .filter(|(id, _, _)| !ids.contains(id.as_str()))
+                .map(|(id, f, span)| {
+                    Diagnostic::error("unknown-task", format!("`quick` names no task `{id}`"))
+                        .at_span(f, span.clone())
+                        .label("no task has this id")
+                })
+                .collect();
+            for d in unknown {
+                self.push(d);
+            }
+        }
         let mut suite = Suite {
             name: cfg.name.unwrap_or(fallback_name),
             description: cfg.description,
@@ -153,6 +170,7 @@ impl Loader {
             servers: cfg.servers,
             compare: cfg.compare,
             report: cfg.report,
+            quick: cfg.quick.into_iter().map(|(id, _, _)| id).collect(),
             content_hash: String::new(),
         };
         suite.content_hash = content_hash(&self.hashed);

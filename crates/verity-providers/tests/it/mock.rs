@@ -168,6 +168,9 @@ fn bad_specs_are_config_errors() {
     }
     let err = build(&spec("nope", None, None, json!({}))).err().unwrap();
     assert!(err.message.contains("mock, openai"), "{}", err.message);
-    assert_eq!(KINDS, &["mock", "openai", "anthropic", "gemini", "command"]);
+    assert_eq!(
+        KINDS,
+        &["local", "mock", "openai", "anthropic", "gemini", "command"]
+    );
     assert!(MockProvider::from_spec(&spec("mock", None, None, json!({"latency_ms": 0}))).is_ok());
 }

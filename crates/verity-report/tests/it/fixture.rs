@@ -65,6 +65,7 @@ fn variant(name: &str, grounded: bool) -> Variant {
 
 pub fn suite() -> Suite {
     Suite {
+        quick: Vec::new(),
         name: "swift-anti-hallucination".into(),
         description: Some("Seed 000 in miniature.".into()),
         tasks: vec![
@@ -139,6 +140,7 @@ pub fn meta() -> RunMeta {
         id: "run-0001".into(),
         suite_path: "suites/swift".into(),
         options: RunOptions {
+            quick: false,
             epochs: 2,
             limit: None,
             filter: None,

@@ -23,6 +23,7 @@ fn suite(n: usize, provider: ProviderSpec, scorers: Vec<ScorerSpec>, epochs: u32
         })
         .collect();
     Suite {
+        quick: Vec::new(),
         name: "runner-test".into(),
         description: None,
         tasks,
@@ -164,7 +165,7 @@ async fn run_with(
         providers,
         store_path: db.clone(),
         retry,
-        call_timeout: Duration::from_secs(10),
+        call_timeout: Some(Duration::from_secs(10)),
         resume: false,
         only: None,
         cache: knobs.cache.unwrap_or(CacheMode::Off),
@@ -554,7 +555,7 @@ async fn cache_live_then_replay_calls_no_model() {
                 providers,
                 store_path: db,
                 retry: fast_retry(),
-                call_timeout: Duration::from_secs(10),
+                call_timeout: Some(Duration::from_secs(10)),
                 resume: false,
                 only: None,
                 cache: mode,

@@ -3,6 +3,7 @@
 mod engine;
 mod grounding;
 mod kill;
+mod model;
 mod openai;
 mod run;
 mod support;

@@ -224,17 +224,32 @@ fn bare_dataset_with_cli_scorer() {
     let o = outcomes(&v);
     assert_eq!(o[&("1".to_owned(), "default".to_owned())], "pass");
     assert_eq!(o[&("2".to_owned(), "default".to_owned())], "fail");
-    // Without a provider the run refuses before anything starts.
-    let out = verity(dir.path())
-        .args(["run", "d.jsonl", "--scorer", "equals", "--db", "v.db"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("names no provider"),
-        "{}",
-        stderr(&out)
+    // Without a provider the run uses the embedded model (SmolLM2 here: CI pulls it; the
+    // default model is larger).
+    let out = run_ok(verity(dir.path()).args([
+        "run",
+        "d.jsonl",
+        "--scorer",
+        "equals",
+        "--model",
+        "smollm2-135m-instruct",
+        "--db",
+        "v.db",
+        "--quiet",
+    ]));
+    assert!(stdout(&out).is_empty());
+    let v = report_json(dir.path(), &[]);
+    assert_eq!(
+        v["variants"][0]["model"], "local/smollm2-135m-instruct",
+        "{:#}",
+        v["variants"]
     );
+    assert_eq!(v["per_task"].as_array().map(Vec::len), Some(2));
+    for t in v["per_task"].as_array().unwrap() {
+        let e = &t["variants"]["default"]["epochs"][0];
+        assert!(e["error"].is_null(), "{e:#}");
+        assert!(e["usage"]["output_tokens"].as_u64().unwrap() > 0, "{e:#}");
+    }
     // An unknown scorer kind is a usage error.
     let out = verity(dir.path())
         .args([
