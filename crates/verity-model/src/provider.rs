@@ -132,6 +132,15 @@ pub trait Provider: Send + Sync {
     /// reports. Never contains a secret.
     fn endpoint(&self) -> String;
 
+    /// What identifies this provider's answers in the response cache key, beyond its kind,
+    /// model and the request: by default [`endpoint`](Self::endpoint). A provider whose
+    /// answers also depend on local state (a program's files, its environment) includes a
+    /// digest of that state here, so a changed pipeline never gets an old answer. Never a
+    /// secret in clear.
+    fn cache_identity(&self) -> String {
+        self.endpoint()
+    }
+
     /// Whether the answer depends on the task itself beyond the messages sent (true for the
     /// `mock` provider, which answers from task fields). The cache key then includes the task.
     fn answer_depends_on_task(&self) -> bool {

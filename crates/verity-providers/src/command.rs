@@ -112,6 +112,8 @@ pub struct CommandProvider {
     timeout: Duration,
     model: String,
     command_line: String,
+    /// BLAKE3 over what else decides the answers: see [`CommandProvider::cache_identity`].
+    state_digest: String,
 }
 
 impl std::fmt::Debug for CommandProvider {
@@ -241,6 +243,7 @@ impl CommandProvider {
             .map(|a| shell_quote(a))
             .collect::<Vec<_>>()
             .join(" ");
+        let state_digest = state_digest(&argv, &program, cwd.as_deref(), &child_env);
         Ok(CommandProvider {
             argv,
             program,
@@ -249,6 +252,7 @@ impl CommandProvider {
             timeout,
             model,
             command_line,
+            state_digest,
         })
     }
 
@@ -418,6 +422,15 @@ impl Provider for CommandProvider {
         self.command_line.clone()
     }
 
+    /// The command line plus a digest of the working directory, the extra environment
+    /// (values included, hashed), and the contents of the program and of every argument that
+    /// names an existing file (`python pipeline.py`: the interpreter and the script). Editing
+    /// the pipeline's code or settings therefore misses the cache; state the program reads on
+    /// its own (other files, the network) is invisible to it: use `--cache refresh` or `off`.
+    fn cache_identity(&self) -> String {
+        format!("{} #{}", self.command_line, self.state_digest)
+    }
+
     /// The program is given the task (target, metadata, expectations) and may answer from it.
     fn answer_depends_on_task(&self) -> bool {
         true
@@ -429,6 +442,47 @@ impl Provider for CommandProvider {
     ) -> BoxFuture<'a, Result<Generation, ProviderError>> {
         Box::pin(self.call(req))
     }
+}
+
+/// BLAKE3 over the working directory, the extra environment and the contents of the program
+/// and of every argument naming an existing file (each part length-prefixed).
+fn state_digest(
+    argv: &[String],
+    program: &Path,
+    cwd: Option<&Path>,
+    env: &[(String, String)],
+) -> String {
+    let mut h = blake3::Hasher::new();
+    let mut part = |b: &[u8]| {
+        h.update(&(b.len() as u64).to_le_bytes());
+        h.update(b);
+    };
+    let base = match cwd {
+        Some(d) => d.to_path_buf(),
+        None => std::env::current_dir().unwrap_or_default(),
+    };
+    let base = base.canonicalize().unwrap_or(base);
+    part(base.as_os_str().as_encoded_bytes());
+    let mut vars: Vec<&(String, String)> = env.iter().collect();
+    vars.sort();
+    for (k, v) in vars {
+        part(k.as_bytes());
+        part(v.as_bytes());
+    }
+    let files = std::iter::once(program.to_path_buf()).chain(
+        argv.iter()
+            .skip(1)
+            .map(|a| base.join(a))
+            .filter(|p| p.is_file()),
+    );
+    for f in files {
+        part(f.as_os_str().as_encoded_bytes());
+        match std::fs::read(&f) {
+            Ok(bytes) => part(blake3::hash(&bytes).as_bytes()),
+            Err(_) => part(b"unreadable"),
+        }
+    }
+    h.finalize().to_hex()[..16].to_owned()
 }
 
 /// The JSON object a program reads.

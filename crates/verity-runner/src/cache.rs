@@ -56,39 +56,31 @@ pub fn cache_key(
     prompt_hash: &str,
     grounding: Option<&str>,
 ) -> String {
-    let mut h = blake3::Hasher::new();
-    let mut part = |b: &[u8]| {
-        h.update(&(b.len() as u64).to_le_bytes());
-        h.update(b);
-    };
-    part(verity_store::CACHE_NAMESPACE.as_bytes());
-    part(provider.kind().as_bytes());
-    part(provider.endpoint().as_bytes());
-    part(provider.model().as_bytes());
-    part(
-        serde_json::to_string(&req.messages)
-            .unwrap_or_default()
-            .as_bytes(),
-    );
-    part(
-        serde_json::to_string(&req.tools)
-            .unwrap_or_default()
-            .as_bytes(),
-    );
-    part(
-        serde_json::to_string(&req.params)
-            .unwrap_or_default()
-            .as_bytes(),
-    );
-    part(grounding.unwrap_or_default().as_bytes());
-    part(prompt_hash.as_bytes());
+    let mut parts: Vec<Vec<u8>> = vec![
+        verity_store::CACHE_NAMESPACE.into(),
+        provider.kind().into(),
+        provider.cache_identity().into(),
+        provider.model().into(),
+        serde_json::to_vec(&req.messages).unwrap_or_default(),
+        serde_json::to_vec(&req.tools).unwrap_or_default(),
+        serde_json::to_vec(&req.params).unwrap_or_default(),
+        grounding.unwrap_or_default().into(),
+        prompt_hash.into(),
+    ];
     if provider.answer_depends_on_task() {
-        part(
-            serde_json::to_string(&*req.task)
-                .unwrap_or_default()
-                .as_bytes(),
-        );
+        parts.push(serde_json::to_vec(&*req.task).unwrap_or_default());
     }
-    part(&req.sample.epoch.to_le_bytes());
+    parts.push(req.sample.epoch.to_le_bytes().to_vec());
+    framed_blake3(parts.iter().map(Vec::as_slice))
+}
+
+/// BLAKE3 (hex) over parts, each prefixed by its length, so no two different part lists hash
+/// alike by concatenation.
+pub(crate) fn framed_blake3<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> String {
+    let mut h = blake3::Hasher::new();
+    for p in parts {
+        h.update(&(p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
     h.finalize().to_hex().to_string()
 }

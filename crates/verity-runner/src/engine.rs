@@ -175,12 +175,7 @@ fn now_rfc3339() -> String {
 }
 
 fn blake3_hex(parts: &[&[u8]]) -> String {
-    let mut h = blake3::Hasher::new();
-    for p in parts {
-        h.update(&(p.len() as u64).to_le_bytes());
-        h.update(p);
-    }
-    h.finalize().to_hex().to_string()
+    crate::cache::framed_blake3(parts.iter().copied())
 }
 
 /// The hash that identifies a variant's prompt templates (`-` without any).
@@ -258,11 +253,18 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         inserted?;
         HashSet::new()
     };
-    // From here on each task lives once, shared by the samples that need it.
-    let tasks: Vec<Arc<Task>> = std::mem::take(&mut plan.suite.tasks)
-        .into_iter()
-        .map(Arc::new)
-        .collect();
+    // From here on each task lives once, shared by the samples that need it. Moved from the
+    // back, the source list shrinking as it goes, so a large suite is never held twice.
+    let mut owned = std::mem::take(&mut plan.suite.tasks);
+    let mut tasks: Vec<Arc<Task>> = Vec::with_capacity(owned.len());
+    while let Some(t) = owned.pop() {
+        tasks.push(Arc::new(t));
+        if owned.len() * 2 < owned.capacity() && owned.capacity() > 64 {
+            owned.shrink_to_fit();
+        }
+    }
+    drop(owned);
+    tasks.reverse();
     let suite = &plan.suite;
     let already_done = match &ex.only {
         Some(only) => done
@@ -335,15 +337,11 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     let mut shutdown = ex.shutdown.subscribe();
     let mut writer_error: Option<String> = None;
     let mut interrupted = false;
-    let keys = tasks.iter().flat_map(|t| {
-        suite.variants.iter().flat_map(move |v| {
-            (0..suite.epochs).map(move |epoch| SampleKey {
-                task_id: t.id.clone(),
-                variant: v.name.clone(),
-                epoch,
-            })
-        })
-    });
+    let keys = crate::plan::sample_keys(
+        tasks.iter().map(|t| t.id.as_str()),
+        &suite.variants,
+        suite.epochs,
+    );
     'schedule: for key in keys {
         match &ex.only {
             Some(only) if !only.contains(&key) => continue,
@@ -406,12 +404,7 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     let scoring = 1;
     if ctx.scorers.has_group_scorers() && !interrupted {
         let samples = store.load_samples(&ctx.run_id, Some(scoring))?;
-        // Group scorers map task ids to tasks through a suite: lend them one with the tasks.
-        let with_tasks = Suite {
-            tasks: tasks.iter().map(|t| (**t).clone()).collect(),
-            ..suite.clone()
-        };
-        let (groups, changed) = score_groups(&ctx.scorers, &with_tasks, &samples);
+        let (groups, changed) = score_groups(&ctx.scorers, tasks.iter().map(|t| &**t), &samples);
         let mut writes: Vec<Write> = groups
             .into_iter()
             .map(|record| Write::Group {

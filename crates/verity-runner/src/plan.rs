@@ -33,15 +33,11 @@ pub struct Plan {
 impl Plan {
     /// Every sample, task by task, then variant, then epoch.
     pub fn keys(&self) -> impl Iterator<Item = SampleKey> + '_ {
-        self.suite.tasks.iter().flat_map(move |t| {
-            self.suite.variants.iter().flat_map(move |v| {
-                (0..self.suite.epochs).map(move |epoch| SampleKey {
-                    task_id: t.id.clone(),
-                    variant: v.name.clone(),
-                    epoch,
-                })
-            })
-        })
+        sample_keys(
+            self.suite.tasks.iter().map(|t| t.id.as_str()),
+            &self.suite.variants,
+            self.suite.epochs,
+        )
     }
 
     pub fn total(&self) -> u64 {
@@ -49,6 +45,24 @@ impl Plan {
             * self.suite.variants.len() as u64
             * u64::from(self.suite.epochs)
     }
+}
+
+/// The samples of some tasks, in the one order every run uses: task by task, then variant,
+/// then epoch.
+pub(crate) fn sample_keys<'a>(
+    task_ids: impl Iterator<Item = &'a str> + 'a,
+    variants: &'a [verity_model::Variant],
+    epochs: u32,
+) -> impl Iterator<Item = SampleKey> + 'a {
+    task_ids.flat_map(move |id| {
+        variants.iter().flat_map(move |v| {
+            (0..epochs).map(move |epoch| SampleKey {
+                task_id: id.to_owned(),
+                variant: v.name.clone(),
+                epoch,
+            })
+        })
+    })
 }
 
 /// A fresh run id: UTC time to the second plus four random hex digits, so ids sort by start

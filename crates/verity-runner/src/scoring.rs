@@ -84,15 +84,15 @@ pub fn score_sample(scorers: &Scorers, task: &Task, response: &Response) -> (Vec
 
 /// Runs the group scorers over stored samples, and returns the group records plus every
 /// sample outcome that changes once its groups' scores count.
-pub fn score_groups(
+pub fn score_groups<'a>(
     scorers: &Scorers,
-    suite: &Suite,
+    tasks: impl IntoIterator<Item = &'a Task>,
     samples: &[SampleRecord],
 ) -> (Vec<GroupRecord>, Vec<(SampleKey, Outcome)>) {
     if scorers.group.is_empty() {
         return (Vec::new(), Vec::new());
     }
-    let tasks: HashMap<&str, &Task> = suite.tasks.iter().map(|t| (t.id.as_str(), t)).collect();
+    let tasks: HashMap<&str, &Task> = tasks.into_iter().map(|t| (t.id.as_str(), t)).collect();
     let mut records = Vec::new();
     // sample key -> scores of the groups it belongs to
     let mut extra: HashMap<&SampleKey, Vec<Score>> = HashMap::new();
@@ -232,7 +232,7 @@ pub fn rescore(
             ..s.clone()
         });
     }
-    let (groups, changed_by_groups) = score_groups(&scorers, &meta.suite, &fresh);
+    let (groups, changed_by_groups) = score_groups(&scorers, &meta.suite.tasks, &fresh);
     let overrides: HashMap<&SampleKey, Outcome> =
         changed_by_groups.iter().map(|(k, o)| (k, *o)).collect();
     let mut changed = 0;

@@ -216,6 +216,12 @@ impl Loader {
         self.task_spans.push(spans);
     }
 
+    /// Room for `n` more tasks.
+    pub(crate) fn reserve_tasks(&mut self, n: usize) {
+        self.tasks.reserve(n);
+        self.task_spans.reserve(n);
+    }
+
     fn display_loc(&self, loc: &SourceLoc) -> String {
         format!("{}:{}:{}", self.display(&loc.file), loc.line, loc.column)
     }

@@ -124,7 +124,9 @@ fn looks_like_suite(path: &Path) -> bool {
     top("name").is_some() && top("id").is_none() && top("input").is_none() && !tasks_table
 }
 
-fn finish(l: Loader, suite: Suite) -> Result<Loaded, Diagnostics> {
+fn finish(l: Loader, mut suite: Suite) -> Result<Loaded, Diagnostics> {
+    // The task list grew by doubling; a large dataset would otherwise keep up to twice its size.
+    suite.tasks.shrink_to_fit();
     let mut diags = l.diags;
     if diags.iter().any(Diagnostic::is_error) {
         Err(Diagnostics::new(diags))

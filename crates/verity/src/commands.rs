@@ -541,8 +541,9 @@ fn execute_plan(
     // load them, so its memory stays flat however large the run.
     let renders =
         !quiet || (out.format.is_some() && out.out.is_some()) || !meta.suite.report.is_empty();
-    if !renders {
-        return Ok(if summary.status == RunStatus::Interrupted {
+    // The exit code, after saying how to finish an interrupted run.
+    let finish = || {
+        if summary.status == RunStatus::Interrupted {
             eprintln!(
                 "interrupted: {} of {} samples stored; `verity run --resume {}` finishes the rest",
                 summary.completed, summary.total, run_id
@@ -550,7 +551,10 @@ fn execute_plan(
             exit::INTERRUPTED
         } else {
             exit::OK
-        });
+        }
+    };
+    if !renders {
+        return Ok(finish());
     }
     let samples = store.load_samples(&run_id, None)?;
     let groups = store.load_groups(&run_id, None)?;
@@ -578,14 +582,7 @@ fn execute_plan(
     for written in write_suite_reports(&meta, &view, &samples)? {
         eprintln!("wrote {}", written.display());
     }
-    if summary.status == RunStatus::Interrupted {
-        eprintln!(
-            "interrupted: {} of {} samples stored; `verity run --resume {}` finishes the rest",
-            summary.completed, summary.total, run_id
-        );
-        return Ok(exit::INTERRUPTED);
-    }
-    Ok(exit::OK)
+    Ok(finish())
 }
 
 fn table_options(color: bool) -> verity_report::TableOptions {

@@ -603,3 +603,49 @@ fn bad_specs_are_config_errors() {
     blank_model.model = Some(" ".into());
     assert!(build_with_env(&blank_model, &real_env).is_err());
 }
+
+/// The cache identity follows everything that decides a pipeline's answers — the program's
+/// and its script's contents, the working directory, the environment — while the endpoint
+/// (shown in reports) stays the command line and never holds an environment value.
+#[test]
+fn cache_identity_follows_the_pipeline_not_just_its_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    let pipeline = work.join("pipeline.sh");
+    std::fs::write(&pipeline, "echo one\n").unwrap();
+    let build = |options: Value| {
+        build_with_env(
+            &command_spec(json!(["/bin/sh", "pipeline.sh"]), options),
+            &real_env,
+        )
+        .unwrap()
+    };
+    let opts = |value: &str| json!({"cwd": work.to_str().unwrap(), "env": {"SECRET_TOKEN": value}});
+    let a = build(opts("s3cr3t-value-1"));
+    assert_eq!(a.endpoint(), "/bin/sh pipeline.sh");
+    assert!(
+        !a.cache_identity().contains("s3cr3t"),
+        "{}",
+        a.cache_identity()
+    );
+    assert!(a.cache_identity().starts_with("/bin/sh pipeline.sh #"));
+    // Stable while nothing changes.
+    assert_eq!(
+        build(opts("s3cr3t-value-1")).cache_identity(),
+        a.cache_identity()
+    );
+    // Another environment value, another script, another directory: another identity.
+    let b = build(opts("s3cr3t-value-2"));
+    assert_ne!(b.cache_identity(), a.cache_identity());
+    std::fs::write(&pipeline, "echo two\n").unwrap();
+    let c = build(opts("s3cr3t-value-1"));
+    assert_ne!(c.cache_identity(), a.cache_identity());
+    assert_eq!(c.endpoint(), a.endpoint());
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("pipeline.sh"), "echo two\n").unwrap();
+    let d =
+        build(json!({"cwd": other.to_str().unwrap(), "env": {"SECRET_TOKEN": "s3cr3t-value-1"}}));
+    assert_ne!(d.cache_identity(), c.cache_identity());
+}
