@@ -32,6 +32,7 @@ pub mod provider;
 pub mod simd;
 pub mod store;
 pub mod tokenizer;
+pub mod tools;
 
 pub use crate::provider::{
     DEFAULT_BATCH, DEFAULT_CONTEXT, DEFAULT_MAX_TOKENS, LocalOptions, LocalProvider,

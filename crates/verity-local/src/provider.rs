@@ -38,8 +38,10 @@ pub const DEFAULT_CONTEXT: usize = 4096;
 ///
 /// Parameters: `temperature` absent or `0` is greedy (deterministic); above `0` samples with
 /// `seed` (a random seed when absent) and `top_p`; `max_tokens` defaults to 512; `stop`
-/// strings end the answer (and are not part of it). `response_schema` and tools are not
-/// enforced: the model answers in free text.
+/// strings end the answer (and are not part of it). Tools are offered through the prompt in
+/// the Qwen2.5 / Hermes format and the answer's `<tool_call>` blocks become tool calls
+/// ([`crate::tools`]), so `tools`-mode grounding works. `response_schema` is not enforced:
+/// the model answers in free text.
 ///
 /// The model is loaded once per process: every variant naming the same file (with the same
 /// `threads`, `batch` and `max_context`) shares one inference thread, so their requests batch
@@ -303,11 +305,11 @@ impl Provider for LocalProvider {
     ) -> BoxFuture<'a, Result<Generation, ProviderError>> {
         Box::pin(async move {
             let loaded = &self.engine.loaded;
-            let messages: Vec<(String, String)> = req
-                .messages
-                .iter()
-                .map(|m| (m.role.as_str().to_owned(), m.content.clone()))
-                .collect();
+            let messages = crate::tools::turns(
+                &req.messages,
+                &req.tools,
+                loaded.chat.default_system.as_deref(),
+            );
             let prompt = loaded
                 .chat
                 .prompt(&loaded.tokenizer, &messages)
@@ -358,13 +360,18 @@ impl Provider for LocalProvider {
                 "max_batch": out.max_batch,
             })
             .to_string();
+            let (text, tool_calls) = if req.tools.is_empty() {
+                (out.text, Vec::new())
+            } else {
+                crate::tools::parse_calls(&out.text)
+            };
             Ok(Generation {
                 usage: Usage {
                     input_tokens: out.prompt_tokens as u64,
                     output_tokens: out.tokens.len() as u64,
                 },
-                text: out.text,
-                tool_calls: Vec::new(),
+                text,
+                tool_calls,
                 model: Some(self.model.clone()),
                 finish_reason: Some(out.finish_reason.to_owned()),
                 raw,
