@@ -381,6 +381,20 @@ impl FakeServer {
         lock(&self.shared.requests).clone()
     }
 
+    /// The counters once at least `completed` responses have been written in full, or after
+    /// `timeout`, whichever is first. A response counts as completed when the server's write
+    /// returns, which can be a moment after the client has read it, so a test that has all
+    /// its answers must wait for the count to settle rather than read it at once.
+    pub async fn settled_stats(&self, completed: u64, timeout: Duration) -> Stats {
+        let deadline = tokio::time::Instant::now() + timeout;
+        while self.shared.completed.load(Ordering::SeqCst) < completed
+            && tokio::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        self.stats()
+    }
+
     /// The counters so far.
     pub fn stats(&self) -> Stats {
         let s = &self.shared;

@@ -654,7 +654,7 @@ async fn two_hundred_concurrent_calls() {
     }
     assert_eq!(answers.len(), 200);
     assert!(answers.iter().all(|(i, t)| *t == (i + 1).to_string()));
-    let stats = server.stats();
+    let stats = server.settled_stats(200, Duration::from_secs(5)).await;
     assert_eq!((stats.requests, stats.completed), (200, 200));
     assert!(stats.max_in_flight > 1, "{stats:?}");
     assert!(server.requests().is_empty(), "recording was off");

@@ -78,7 +78,13 @@ async fn anthropic_answers_in_the_messages_shape() {
     assert_eq!(recorded[0].path, "/v1/messages");
     assert_eq!(recorded[0].header("x-api-key"), Some("k-anthropic"));
     assert_eq!(recorded[0].body, body);
-    assert_eq!(server.stats().completed, 1);
+    assert_eq!(
+        server
+            .settled_stats(1, std::time::Duration::from_secs(5))
+            .await
+            .completed,
+        1
+    );
 }
 
 #[tokio::test]
