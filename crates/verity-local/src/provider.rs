@@ -299,6 +299,10 @@ impl Provider for LocalProvider {
         DEFAULT_CALL_TIMEOUT
     }
 
+    fn preferred_concurrency(&self) -> Option<usize> {
+        Some(self.engine.cfg.batch)
+    }
+
     fn generate<'a>(
         &'a self,
         req: &'a GenerateRequest,

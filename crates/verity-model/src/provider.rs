@@ -154,6 +154,13 @@ pub trait Provider: Send + Sync {
         std::time::Duration::from_secs(60)
     }
 
+    /// How many calls this provider wants in flight to work at its best, when the user sets no
+    /// concurrency: `None` (the default) leaves the run's default; the embedded model asks for
+    /// its batch size, since concurrent calls share its forward passes.
+    fn preferred_concurrency(&self) -> Option<usize> {
+        None
+    }
+
     /// Makes one attempt at answering `req`.
     fn generate<'a>(
         &'a self,

@@ -223,6 +223,8 @@ fn apply_overrides(suite: &mut Suite, a: &RunArgs) {
 /// Resolved execution settings: flags over verity.toml over defaults.
 struct ExecSettings {
     concurrency: usize,
+    /// Whether `concurrency` came from -j or verity.toml (else providers may raise it).
+    concurrency_explicit: bool,
     /// `None`: each provider's own default (60 s for APIs, 30 min for the embedded model).
     timeout: Option<Duration>,
     retry: RetryPolicy,
@@ -258,6 +260,7 @@ fn exec_settings(
             "--max-cost must be a non-negative number of USD",
         ));
     }
+    let concurrency_explicit = concurrency.or(config.run.concurrency).is_some();
     let concurrency = concurrency.or(config.run.concurrency).unwrap_or(5);
     if concurrency == 0 {
         return Err(Failure::usage("--concurrency must be at least 1"));
@@ -265,6 +268,7 @@ fn exec_settings(
     let d = RetryPolicy::default();
     Ok(ExecSettings {
         concurrency,
+        concurrency_explicit,
         timeout: timeout.map(Duration::from_secs_f64),
         retry: RetryPolicy {
             max_retries: e.retries.or(config.run.retries).unwrap_or(d.max_retries),
@@ -430,7 +434,7 @@ struct Output {
 
 /// Runs a plan with progress output, then prints the report. Returns OK or INTERRUPTED.
 fn execute_plan(
-    plan: verity_runner::Plan,
+    mut plan: verity_runner::Plan,
     settings: ExecSettings,
     config: &Config,
     db: &Path,
@@ -439,6 +443,15 @@ fn execute_plan(
     out: Output,
 ) -> Result<u8, Failure> {
     let providers = build_providers(&plan.suite)?;
+    if !settings.concurrency_explicit
+        && let Some(p) = providers
+            .values()
+            .filter_map(|p| p.preferred_concurrency())
+            .max()
+    {
+        // E.g. the embedded model batches concurrent calls into one forward pass.
+        plan.options.concurrency = plan.options.concurrency.max(p);
+    }
     let prices = config.prices();
     let skip: HashSet<SampleKey> = if resume || only.is_some() {
         let store = Store::open(db)?;
