@@ -109,7 +109,7 @@ fn run_all(p: &LocalProvider, reqs: &[GenerateRequest]) -> (Duration, u64, f64) 
     let start = Instant::now();
     let gens = rt.block_on(async {
         // Futures are lazy: poll them all at once so the engine sees every request.
-        join_all(reqs.iter().map(|r| p.generate(r)))
+        futures::future::join_all(reqs.iter().map(|r| p.generate(r)))
             .await
             .into_iter()
             .map(|g| g.expect("generation"))
@@ -232,28 +232,4 @@ fn main() {
         agg / agg1,
         agg / single
     );
-}
-
-/// Polls every future concurrently until all are done (no extra dependency).
-async fn join_all<F: std::future::Future>(futs: impl IntoIterator<Item = F>) -> Vec<F::Output> {
-    let mut set: Vec<_> = futs.into_iter().map(Box::pin).collect();
-    let mut results: Vec<Option<F::Output>> = (0..set.len()).map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (f, r) in set.iter_mut().zip(results.iter_mut()) {
-            if r.is_none() {
-                match f.as_mut().poll(cx) {
-                    std::task::Poll::Ready(v) => *r = Some(v),
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    results.into_iter().flatten().collect()
 }

@@ -64,7 +64,9 @@ fn main() {
             .build()
             .unwrap();
         let start = Instant::now();
-        let gens = rt.block_on(async { join_all(reqs.iter().map(|r| p.generate(r))).await });
+        let gens = rt.block_on(async {
+            futures::future::join_all(reqs.iter().map(|r| p.generate(r))).await
+        });
         let wall = start.elapsed();
         let (mut pass, mut tokens) = (0, 0);
         for (r, g) in reqs.iter().zip(&gens) {
@@ -99,28 +101,4 @@ fn main() {
             wall.as_secs_f64()
         );
     }
-}
-
-/// Polls every future concurrently until all are done (no extra dependency).
-async fn join_all<F: std::future::Future>(futs: impl IntoIterator<Item = F>) -> Vec<F::Output> {
-    let mut set: Vec<_> = futs.into_iter().map(Box::pin).collect();
-    let mut results: Vec<Option<F::Output>> = (0..set.len()).map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (f, r) in set.iter_mut().zip(results.iter_mut()) {
-            if r.is_none() {
-                match f.as_mut().poll(cx) {
-                    std::task::Poll::Ready(v) => *r = Some(v),
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    results.into_iter().flatten().collect()
 }

@@ -82,41 +82,9 @@ pub fn generate_all(p: &LocalProvider, reqs: &[GenerateRequest]) -> Vec<Generati
     rt.block_on(async {
         let futs = reqs.iter().map(|r| p.generate(r));
         let mut out = Vec::new();
-        for r in futures_join_all(futs).await {
+        for r in futures::future::join_all(futs).await {
             out.push(r.unwrap());
         }
         out
     })
-}
-
-/// A minimal join-all (no extra dependency): polls every future to completion concurrently.
-async fn futures_join_all<F: std::future::Future>(
-    futs: impl IntoIterator<Item = F>,
-) -> Vec<F::Output> {
-    let mut set = Vec::new();
-    for f in futs {
-        set.push(Box::pin(f));
-    }
-    let mut results: Vec<Option<F::Output>> = (0..set.len()).map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (i, f) in set.iter_mut().enumerate() {
-            if results[i].is_none() {
-                match f.as_mut().poll(cx) {
-                    std::task::Poll::Ready(v) => results[i] = Some(v),
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    results
-        .into_iter()
-        .map(|r| r.expect("every future finished"))
-        .collect()
 }
