@@ -1037,18 +1037,26 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// The first known type among `nodes` that are not plain identifiers (a parameter's
+    /// labels and names sit beside its type node).
+    fn first_type<'t>(&mut self, nodes: impl IntoIterator<Item = Node<'t>>) -> Ty {
+        nodes
+            .into_iter()
+            .filter(|x| x.kind() != "simple_identifier")
+            .map(|t| self.ty_of_type_node(t))
+            .find(|t| *t != Ty::Unknown)
+            .unwrap_or(Ty::Unknown)
+    }
+
     fn bind_params(&mut self, n: Node<'_>) {
         for c in named_children(n) {
             match c.kind() {
                 "parameter" => {
-                    let ty = c
-                        .child_by_field_name("name")
-                        .into_iter()
-                        .chain(named_children(c))
-                        .filter(|x| x.kind() != "simple_identifier")
-                        .map(|t| self.ty_of_type_node(t))
-                        .find(|t| *t != Ty::Unknown)
-                        .unwrap_or(Ty::Unknown);
+                    let ty = self.first_type(
+                        c.child_by_field_name("name")
+                            .into_iter()
+                            .chain(named_children(c)),
+                    );
                     // the internal name is the last simple identifier
                     if let Some(name) = named_children(c)
                         .into_iter()
@@ -1062,12 +1070,7 @@ impl<'a> Analyzer<'a> {
                     for p in named_children(c) {
                         if p.kind() == "lambda_function_type_parameters" {
                             for lp in named_children(p) {
-                                let ty = named_children(lp)
-                                    .into_iter()
-                                    .filter(|x| x.kind() != "simple_identifier")
-                                    .map(|t| self.ty_of_type_node(t))
-                                    .find(|t| *t != Ty::Unknown)
-                                    .unwrap_or(Ty::Unknown);
+                                let ty = self.first_type(named_children(lp));
                                 if let Some(name) = named_children(lp)
                                     .into_iter()
                                     .find(|x| x.kind() == "simple_identifier")

@@ -36,6 +36,21 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    /// No tree: one issue at 1:1 saying why, and the short reason in `gave_up`.
+    fn without_tree(message: String, reason: &str) -> Parsed {
+        Parsed {
+            tree: None,
+            issues: vec![SyntaxIssue {
+                line: 1,
+                column: 1,
+                message,
+            }],
+            issue_count: 1,
+            gave_up: Some(reason.into()),
+            error_spans: Vec::new(),
+        }
+    }
+
     /// Whether `line` lies in an erroneous region.
     pub fn in_error(&self, line: u32) -> bool {
         self.error_spans
@@ -72,20 +87,13 @@ fn excerpt(s: &str) -> String {
 /// Parses `src` with tree-sitter-swift and lists its ERROR / MISSING nodes.
 pub fn parse(src: &str) -> Parsed {
     if src.len() > MAX_SOURCE_BYTES {
-        return Parsed {
-            tree: None,
-            issues: vec![SyntaxIssue {
-                line: 1,
-                column: 1,
-                message: format!(
-                    "source too large to check ({} bytes, limit {MAX_SOURCE_BYTES})",
-                    src.len()
-                ),
-            }],
-            issue_count: 1,
-            gave_up: Some("source too large".into()),
-            error_spans: Vec::new(),
-        };
+        return Parsed::without_tree(
+            format!(
+                "source too large to check ({} bytes, limit {MAX_SOURCE_BYTES})",
+                src.len()
+            ),
+            "source too large",
+        );
     }
     thread_local! {
         // one parser per thread: creating one (and loading the grammar) per check costs time
@@ -116,20 +124,13 @@ pub fn parse(src: &str) -> Parsed {
         t
     });
     let Some(tree) = tree else {
-        return Parsed {
-            tree: None,
-            issues: vec![SyntaxIssue {
-                line: 1,
-                column: 1,
-                message: format!(
-                    "the parser gave up: over its {}s budget (input too large or too convoluted), or the grammar could not be loaded",
-                    PARSE_BUDGET.as_secs()
-                ),
-            }],
-            issue_count: 1,
-            gave_up: Some("time budget".into()),
-            error_spans: Vec::new(),
-        };
+        return Parsed::without_tree(
+            format!(
+                "the parser gave up: over its {}s budget (input too large or too convoluted), or the grammar could not be loaded",
+                PARSE_BUDGET.as_secs()
+            ),
+            "time budget",
+        );
     };
     let (issues, issue_count, error_spans) = collect_issues(&tree, src);
     Parsed {
