@@ -18,7 +18,7 @@ use verity_store::{CachedGeneration, Observation, Store, Write};
 use verity_suite::render::Renderer;
 
 use crate::budget::{Budget, Estimate, Prices, estimate_tokens};
-use crate::cache::{CacheMode, cache_key};
+use crate::cache::{CacheMode, cache_key, framed_blake3};
 use crate::grounding::{
     CALL_TIMEOUT, Grounded, MAX_TOOL_ROUNDS, infra_error, inject_top_k, start_servers, stop_servers,
 };
@@ -174,15 +174,11 @@ fn now_rfc3339() -> String {
         .to_string()
 }
 
-fn blake3_hex(parts: &[&[u8]]) -> String {
-    crate::cache::framed_blake3(parts.iter().copied())
-}
-
 /// The hash that identifies a variant's prompt templates (`-` without any).
 pub(crate) fn prompt_hash(v: &Variant) -> String {
     match (&v.system, &v.prompt) {
         (None, None) => "-".into(),
-        (s, p) => blake3_hex(&[
+        (s, p) => framed_blake3([
             s.as_ref().map_or(&b""[..], |t| t.hash.as_bytes()),
             p.as_ref().map_or(&b""[..], |t| t.hash.as_bytes()),
         ]),
@@ -548,7 +544,7 @@ async fn answer(
         .get(&req.sample.variant)
         .cloned()
         .unwrap_or_default();
-    let input_hash = blake3_hex(&[
+    let input_hash = framed_blake3([
         serde_json::to_string(&req.messages)
             .unwrap_or_default()
             .as_bytes(),
