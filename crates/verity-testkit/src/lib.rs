@@ -381,13 +381,15 @@ impl FakeServer {
         lock(&self.shared.requests).clone()
     }
 
-    /// The counters once at least `completed` responses have been written in full, or after
-    /// `timeout`, whichever is first. A response counts as completed when the server's write
-    /// returns, which can be a moment after the client has read it, so a test that has all
-    /// its answers must wait for the count to settle rather than read it at once.
+    /// The counters once at least `completed` responses have been written in full and no
+    /// request is in flight, or after `timeout`, whichever is first. The server counts a
+    /// response as completed when its write returns and leaves the in-flight count a moment
+    /// later; both can happen after the client has read the answer, so a test that has all its
+    /// answers must wait for the counters to settle rather than read them at once.
     pub async fn settled_stats(&self, completed: u64, timeout: Duration) -> Stats {
         let deadline = tokio::time::Instant::now() + timeout;
-        while self.shared.completed.load(Ordering::SeqCst) < completed
+        while (self.shared.completed.load(Ordering::SeqCst) < completed
+            || self.shared.in_flight.load(Ordering::SeqCst) > 0)
             && tokio::time::Instant::now() < deadline
         {
             tokio::time::sleep(Duration::from_millis(2)).await;

@@ -136,7 +136,7 @@ async fn answers_in_the_openai_shape_and_records_the_request() {
     assert_eq!(recorded[0].query.as_deref(), Some("api-version=1"));
     assert_eq!(recorded[0].header("x-custom"), Some("yes"));
     assert_eq!(recorded[0].body, body);
-    let stats = server.stats();
+    let stats = server.settled_stats(1, Duration::from_secs(5)).await;
     assert_eq!(
         (
             stats.requests,
@@ -280,7 +280,7 @@ async fn serves_200_concurrent_requests() {
     while let Some(done) = tasks.join_next().await {
         done.unwrap().unwrap();
     }
-    let stats = server.stats();
+    let stats = server.settled_stats(200, Duration::from_secs(5)).await;
     assert_eq!(
         (stats.requests, stats.completed, stats.in_flight),
         (200, 200, 0)
@@ -343,7 +343,7 @@ async fn status_faults_keep_the_connection_and_apply_in_order() {
     let r = post(&client, &server, &chat("x")).await;
     assert_eq!(r.status(), 200);
     r.bytes().await.unwrap();
-    let stats = server.stats();
+    let stats = server.settled_stats(1, Duration::from_secs(5)).await;
     assert_eq!(
         (stats.faults, stats.completed, stats.connections),
         (3, 1, 2),
