@@ -81,6 +81,7 @@ pub struct Suite {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    #[serde(default)]
     pub tasks: Vec<Task>,
     pub variants: Vec<Variant>,
     pub scorers: Vec<ScorerSpec>,

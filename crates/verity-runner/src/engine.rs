@@ -144,7 +144,6 @@ impl std::fmt::Debug for Execution {
 
 struct Ctx {
     run_id: String,
-    tasks: HashMap<String, Arc<Task>>,
     variants: HashMap<String, Variant>,
     prompt_hashes: HashMap<String, String>,
     providers: HashMap<String, Arc<dyn Provider>>,
@@ -209,8 +208,9 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         .map(|v| (v.name.clone(), prompt_hash(v)))
         .collect();
 
+    let mut store = store;
     let done: HashSet<SampleKey> = if ex.resume || ex.only.is_some() {
-        let mut meta = store.load_run(&plan.run_id)?;
+        let mut meta = store.load_run_meta(&plan.run_id)?;
         meta.status = RunStatus::Running;
         meta.finished_at = None;
         store.update_run_meta(&meta)?;
@@ -241,7 +241,8 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
             scoring: 1,
         };
         // The stored suite is the plan's own, moved in and back out: a large suite is never
-        // held twice.
+        // held twice. Its tasks go to the `tasks` table with the run row (a plan whose tasks
+        // were staged while the suite streamed in has none in hand).
         let mut meta = meta;
         meta.suite = std::mem::take(&mut plan.suite);
         let inserted = store.insert_run(&meta);
@@ -249,18 +250,9 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         inserted?;
         HashSet::new()
     };
-    // From here on each task lives once, shared by the samples that need it. Moved from the
-    // back, the source list shrinking as it goes, so a large suite is never held twice.
-    let mut owned = std::mem::take(&mut plan.suite.tasks);
-    let mut tasks: Vec<Arc<Task>> = Vec::with_capacity(owned.len());
-    while let Some(t) = owned.pop() {
-        tasks.push(Arc::new(t));
-        if owned.len() * 2 < owned.capacity() && owned.capacity() > 64 {
-            owned.shrink_to_fit();
-        }
-    }
-    drop(owned);
-    tasks.reverse();
+    // From here on the tasks are read back from the store a page at a time: memory does not
+    // depend on how many there are.
+    plan.suite.tasks = Vec::new();
     let suite = &plan.suite;
     let already_done = match &ex.only {
         Some(only) => done
@@ -303,7 +295,6 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     };
     let ctx = Arc::new(Ctx {
         run_id: plan.run_id.clone(),
-        tasks: tasks.iter().map(|t| (t.id.clone(), t.clone())).collect(),
         variants: suite
             .variants
             .iter()
@@ -333,40 +324,52 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     let mut shutdown = ex.shutdown.subscribe();
     let mut writer_error: Option<String> = None;
     let mut interrupted = false;
-    let keys = crate::plan::sample_keys(
-        tasks.iter().map(|t| t.id.as_str()),
-        &suite.variants,
-        suite.epochs,
-    );
-    'schedule: for key in keys {
-        match &ex.only {
-            Some(only) if !only.contains(&key) => continue,
-            None if done.contains(&key) => continue,
-            _ => {}
-        }
-        if *shutdown.borrow() > 0 {
-            interrupted = true;
+    let mut after: Option<u64> = None;
+    'schedule: loop {
+        let page = store.task_page(&plan.run_id, after, verity_store::TASK_PAGE)?;
+        let Some((last, _)) = page.last() else {
             break;
-        }
-        let permit = tokio::select! {
-            biased;
-            _ = shutdown.changed() => { interrupted = true; break 'schedule; }
-            p = sem.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break 'schedule },
         };
-        while let Some(r) = set.try_join_next() {
-            if let Ok(Err(e)) = r {
-                writer_error.get_or_insert(e);
+        after = Some(*last);
+        for (_, task) in page {
+            let task = Arc::new(task);
+            let keys = crate::plan::sample_keys(
+                std::iter::once(task.id.as_str()),
+                &suite.variants,
+                suite.epochs,
+            );
+            for key in keys {
+                match &ex.only {
+                    Some(only) if !only.contains(&key) => continue,
+                    None if done.contains(&key) => continue,
+                    _ => {}
+                }
+                if *shutdown.borrow() > 0 {
+                    interrupted = true;
+                    break 'schedule;
+                }
+                let permit = tokio::select! {
+                    biased;
+                    _ = shutdown.changed() => { interrupted = true; break 'schedule; }
+                    p = sem.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break 'schedule },
+                };
+                while let Some(r) = set.try_join_next() {
+                    if let Ok(Err(e)) = r {
+                        writer_error.get_or_insert(e);
+                    }
+                }
+                if writer_error.is_some() {
+                    break 'schedule;
+                }
+                let ctx = ctx.clone();
+                let task = task.clone();
+                set.spawn(async move {
+                    let r = run_sample(&ctx, key, &task).await;
+                    drop(permit);
+                    r
+                });
             }
         }
-        if writer_error.is_some() {
-            break;
-        }
-        let ctx = ctx.clone();
-        set.spawn(async move {
-            let r = run_sample(&ctx, key).await;
-            drop(permit);
-            r
-        });
     }
     if interrupted {
         let _ = ex.events.send(RunEvent::Draining);
@@ -399,8 +402,11 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     // Group scorers see the stored answers, after the last sample.
     let scoring = 1;
     if ctx.scorers.has_group_scorers() && !interrupted {
+        // Group scoring sees every task and answer at once; only suites with group scorers
+        // pay for loading them.
         let samples = store.load_samples(&ctx.run_id, Some(scoring))?;
-        let (groups, changed) = score_groups(&ctx.scorers, tasks.iter().map(|t| &**t), &samples);
+        let tasks = store.load_tasks(&ctx.run_id)?;
+        let (groups, changed) = score_groups(&ctx.scorers, tasks.iter(), &samples);
         let mut writes: Vec<Write> = groups
             .into_iter()
             .map(|record| Write::Group {
@@ -446,14 +452,13 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
 
 /// Runs one sample to completion and hands it to the writer. The only `Err` is a writer that
 /// has stopped; everything a provider or scorer does wrong ends up in the stored sample.
-async fn run_sample(ctx: &Ctx, key: SampleKey) -> Result<(), String> {
+async fn run_sample(ctx: &Ctx, key: SampleKey, task: &Arc<Task>) -> Result<(), String> {
     let began = Instant::now();
-    let task = ctx.tasks[&key.task_id].clone();
     let variant = &ctx.variants[&key.variant];
     let provider = &ctx.providers[&key.variant];
     let mut writes: Vec<Write> = Vec::with_capacity(3);
 
-    let response = match ctx.renderer.messages(&task, variant) {
+    let response = match ctx.renderer.messages(task, variant) {
         Err(e) => Response {
             error: Some(ResponseError {
                 kind: "template".into(),
@@ -502,7 +507,7 @@ async fn run_sample(ctx: &Ctx, key: SampleKey) -> Result<(), String> {
         latency_ms: began.elapsed().as_millis() as u64,
         ..response
     };
-    let (scores, outcome) = score_sample(&ctx.scorers, &task, &response);
+    let (scores, outcome) = score_sample(&ctx.scorers, task, &response);
     let error = response
         .error
         .as_ref()
@@ -879,12 +884,14 @@ async fn call_with_retries(
 }
 
 /// What running `plan` would cost: every sample not in `skip` rendered and counted. Output
-/// tokens are estimated at the variant's `max_tokens`, or 256 when it sets none.
+/// tokens are estimated at the variant's `max_tokens`, or 256 when it sets none. A plan whose
+/// tasks are in the store reads them from `store` a page at a time.
 pub fn estimate(
     plan: &Plan,
     providers: &HashMap<String, Arc<dyn Provider>>,
     prices: &Prices,
     skip: &HashSet<SampleKey>,
+    store: Option<&Store>,
 ) -> Result<Estimate, RunError> {
     let renderer =
         Renderer::new(&plan.suite).map_err(|e| RunError::Plan(format!("prompt templates: {e}")))?;
@@ -892,40 +899,61 @@ pub fn estimate(
         cost: Some(0.0),
         ..Estimate::default()
     };
-    let tasks: HashMap<&str, &Task> = plan
+    let variants: Vec<_> = plan
         .suite
-        .tasks
+        .variants
         .iter()
-        .map(|t| (t.id.as_str(), t))
+        .filter_map(|v| {
+            let p = providers.get(&v.name)?;
+            let price = prices.lookup(p.kind(), p.model());
+            if price.is_none() {
+                e.unpriced.push(format!("{}/{}", p.kind(), p.model()));
+            }
+            Some((v, price, u64::from(v.params.max_tokens.unwrap_or(256))))
+        })
         .collect();
-    for v in &plan.suite.variants {
-        let Some(p) = providers.get(&v.name) else {
-            continue;
-        };
-        let price = prices.lookup(p.kind(), p.model());
-        if price.is_none() {
-            e.unpriced.push(format!("{}/{}", p.kind(), p.model()));
+    let mut count = |task: &Task| {
+        for (v, price, out_per_call) in &variants {
+            let mut chars = None;
+            for epoch in 0..plan.suite.epochs {
+                let key = SampleKey {
+                    task_id: task.id.clone(),
+                    variant: v.name.clone(),
+                    epoch,
+                };
+                if skip.contains(&key) {
+                    continue;
+                }
+                let chars = *chars.get_or_insert_with(|| match renderer.messages(task, v) {
+                    Ok(ms) => ms.iter().map(|m| m.content.len()).sum(),
+                    Err(_) => 0,
+                });
+                let input = estimate_tokens(chars);
+                e.calls += 1;
+                e.input_tokens += input;
+                e.output_tokens += out_per_call;
+                e.cost = match (e.cost, price) {
+                    (Some(c), Some(p)) => Some(c + p.cost(input, *out_per_call)),
+                    _ => None,
+                };
+            }
         }
-        let out_per_call = u64::from(v.params.max_tokens.unwrap_or(256));
-        for key in plan
-            .keys()
-            .filter(|k| k.variant == v.name && !skip.contains(k))
-        {
-            let Some(task) = tasks.get(key.task_id.as_str()) else {
-                continue;
-            };
-            let chars = match renderer.messages(task, v) {
-                Ok(ms) => ms.iter().map(|m| m.content.len()).sum(),
-                Err(_) => 0,
-            };
-            let input = estimate_tokens(chars);
-            e.calls += 1;
-            e.input_tokens += input;
-            e.output_tokens += out_per_call;
-            e.cost = match (e.cost, price) {
-                (Some(c), Some(p)) => Some(c + p.cost(input, out_per_call)),
-                _ => None,
-            };
+    };
+    match (plan.stored_tasks, store) {
+        (None, _) => plan.suite.tasks.iter().for_each(&mut count),
+        (Some(_), Some(store)) => {
+            let mut after = None;
+            loop {
+                let page = store.task_page(&plan.run_id, after, verity_store::TASK_PAGE)?;
+                let Some((last, _)) = page.last() else { break };
+                after = Some(*last);
+                page.iter().for_each(|(_, t)| count(t));
+            }
+        }
+        (Some(_), None) => {
+            return Err(RunError::Plan(
+                "the plan's tasks are in the store; estimate needs it".into(),
+            ));
         }
     }
     e.unpriced.sort();

@@ -27,7 +27,9 @@ pub use budget::{Budget, DEFAULT_PRICES, Estimate, Price, Prices};
 pub use cache::{CacheMode, cache_key};
 pub use engine::{Execution, RunEvent, RunSummary, Shutdown, estimate, execute};
 pub use limits::{LimitSpec, ProviderLimits, RateLimiter};
-pub use plan::{Plan, PlanOptions, new_run_id, plan, plan_from_run};
+pub use plan::{
+    Plan, PlanOptions, TaskFilter, new_run_id, no_task_error, plan, plan_from_run, plan_variants,
+};
 pub use retry::RetryPolicy;
 pub use scoring::{RescoreSummary, Scorers, rescore, score_groups, score_sample};
 

@@ -21,17 +21,24 @@ pub struct PlanOptions {
     pub shard: Option<Shard>,
 }
 
-/// A run ready to execute: the suite narrowed to what will run, and every sample key in order.
+/// A run ready to execute: the suite narrowed to what will run, and where its tasks are.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub run_id: String,
     pub suite_path: String,
+    /// The suite as it will run. Its `tasks` are the run's tasks unless `stored_tasks` says
+    /// they are already in the store.
     pub suite: Suite,
     pub options: RunOptions,
+    /// `Some(n)`: the run's `n` tasks are rows of the store's `tasks` table under `run_id`
+    /// (staged while a large suite streamed in, or a stored run being resumed), and
+    /// `suite.tasks` is empty.
+    pub stored_tasks: Option<u64>,
 }
 
 impl Plan {
-    /// Every sample, task by task, then variant, then epoch.
+    /// Every sample, task by task, then variant, then epoch, of a plan whose tasks are in
+    /// memory (a stored plan's tasks are paged from the store instead).
     pub fn keys(&self) -> impl Iterator<Item = SampleKey> + '_ {
         sample_keys(
             self.suite.tasks.iter().map(|t| t.id.as_str()),
@@ -40,10 +47,12 @@ impl Plan {
         )
     }
 
+    pub fn task_count(&self) -> u64 {
+        self.stored_tasks.unwrap_or(self.suite.tasks.len() as u64)
+    }
+
     pub fn total(&self) -> u64 {
-        self.suite.tasks.len() as u64
-            * self.suite.variants.len() as u64
-            * u64::from(self.suite.epochs)
+        self.task_count() * self.suite.variants.len() as u64 * u64::from(self.suite.epochs)
     }
 }
 
@@ -75,18 +84,109 @@ pub fn new_run_id() -> String {
 }
 
 /// The plan of a stored run, to resume it or retry some of its samples: the stored suite is
-/// already narrowed to what the run covers.
-pub fn plan_from_run(meta: &verity_model::RunMeta) -> Plan {
+/// already narrowed to what the run covers, and its `stored` tasks stay in the store.
+pub fn plan_from_run(meta: &verity_model::RunMeta, stored: u64) -> Plan {
+    let mut suite = meta.suite.clone();
+    suite.tasks = Vec::new();
     Plan {
         run_id: meta.id.clone(),
         suite_path: meta.suite_path.clone(),
-        suite: meta.suite.clone(),
+        suite,
         options: meta.options.clone(),
+        stored_tasks: Some(stored),
     }
 }
 
-/// Narrows `suite` to the selected variants and tasks and fixes the epochs.
-pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Plan, RunError> {
+/// Which tasks of a suite a run takes, decided one task at a time in suite order, so the
+/// same selection works on a list in memory and on a dataset streaming in: the quick subset,
+/// then `--filter`, then `--limit`, then every N-th for `--shard`.
+#[derive(Debug)]
+pub struct TaskFilter {
+    quick: Option<std::collections::HashSet<String>>,
+    glob: Option<globset::GlobMatcher>,
+    limit: Option<usize>,
+    shard: Option<Shard>,
+    /// Tasks past the quick subset and the glob.
+    matched: usize,
+    accepted: u64,
+}
+
+impl TaskFilter {
+    /// Checks the options against `suite` (its quick subset, the glob, the shard).
+    pub fn new(suite: &Suite, opts: &PlanOptions) -> Result<TaskFilter, RunError> {
+        let quick = if opts.quick {
+            if suite.quick.is_empty() {
+                return Err(RunError::Plan(format!(
+                    "suite `{}` declares no quick subset: add `quick = [\"task-id\", …]` to its suite.toml, or use --limit N",
+                    suite.name
+                )));
+            }
+            Some(suite.quick.iter().cloned().collect())
+        } else {
+            None
+        };
+        let glob = match &opts.filter {
+            Some(f) => Some(
+                Glob::new(f)
+                    .map_err(|e| RunError::Plan(format!("bad --filter glob `{f}`: {e}")))?
+                    .compile_matcher(),
+            ),
+            None => None,
+        };
+        if let Some(sh) = opts.shard
+            && (sh.count == 0 || sh.index >= sh.count)
+        {
+            return Err(RunError::Plan(format!(
+                "bad shard {}/{}: K must be from 1 to N",
+                sh.index + 1,
+                sh.count
+            )));
+        }
+        Ok(TaskFilter {
+            quick,
+            glob,
+            limit: opts.limit,
+            shard: opts.shard,
+            matched: 0,
+            accepted: 0,
+        })
+    }
+
+    /// Whether the run takes the next task of the suite, `id`.
+    pub fn accept(&mut self, id: &str) -> bool {
+        if self.quick.as_ref().is_some_and(|q| !q.contains(id)) {
+            return false;
+        }
+        if self.glob.as_ref().is_some_and(|g| !g.is_match(id)) {
+            return false;
+        }
+        if self.limit.is_some_and(|n| self.matched >= n) {
+            return false;
+        }
+        let position = self.matched;
+        self.matched += 1;
+        let keep = self
+            .shard
+            .is_none_or(|sh| position % sh.count as usize == sh.index as usize);
+        if keep {
+            self.accepted += 1;
+        }
+        keep
+    }
+
+    /// How many tasks were taken so far.
+    pub fn accepted(&self) -> u64 {
+        self.accepted
+    }
+}
+
+/// Narrows `suite` to the selected variants and fixes the epochs: everything about a plan
+/// except which tasks it takes. `suite.tasks` is left as it is.
+pub fn plan_variants(
+    mut suite: Suite,
+    suite_path: &str,
+    opts: &PlanOptions,
+) -> Result<(Plan, TaskFilter), RunError> {
     if !opts.variants.is_empty() {
         for name in &opts.variants {
             if suite.variant(name).is_none() {
@@ -106,46 +206,7 @@ pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Pl
             suite.name
         )));
     }
-    if opts.quick {
-        if suite.quick.is_empty() {
-            return Err(RunError::Plan(format!(
-                "suite `{}` declares no quick subset: add `quick = [\"task-id\", …]` to its suite.toml, or use --limit N",
-                suite.name
-            )));
-        }
-        let quick = std::mem::take(&mut suite.quick);
-        suite.tasks.retain(|t| quick.contains(&t.id));
-        suite.quick = quick;
-    }
-    if let Some(f) = &opts.filter {
-        let m = Glob::new(f)
-            .map_err(|e| RunError::Plan(format!("bad --filter glob `{f}`: {e}")))?
-            .compile_matcher();
-        suite.tasks.retain(|t| m.is_match(&t.id));
-    }
-    if let Some(n) = opts.limit {
-        suite.tasks.truncate(n);
-    }
-    if let Some(sh) = opts.shard {
-        if sh.count == 0 || sh.index >= sh.count {
-            return Err(RunError::Plan(format!(
-                "bad shard {}/{}: K must be from 1 to N",
-                sh.index + 1,
-                sh.count
-            )));
-        }
-        let mut i = 0u32;
-        suite.tasks.retain(|_| {
-            let keep = i % sh.count == sh.index;
-            i += 1;
-            keep
-        });
-    }
-    if suite.tasks.is_empty() {
-        return Err(RunError::Plan(
-            "no task to run (check --filter / --limit / --shard)".into(),
-        ));
-    }
+    let filter = TaskFilter::new(&suite, opts)?;
     if let Some(e) = opts.epochs {
         if e == 0 {
             return Err(RunError::Plan("--epochs must be at least 1".into()));
@@ -161,12 +222,29 @@ pub fn plan(mut suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Pl
         variants: suite.variants.iter().map(|v| v.name.clone()).collect(),
         shard: opts.shard,
     };
-    Ok(Plan {
+    let plan = Plan {
         run_id: new_run_id(),
         suite_path: suite_path.to_owned(),
         suite,
         options,
-    })
+        stored_tasks: None,
+    };
+    Ok((plan, filter))
+}
+
+/// The error when a selection leaves nothing to run.
+pub fn no_task_error() -> RunError {
+    RunError::Plan("no task to run (check --filter / --limit / --shard)".into())
+}
+
+/// Narrows `suite` (tasks in memory) to the selected variants and tasks and fixes the epochs.
+pub fn plan(suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Plan, RunError> {
+    let (mut plan, mut filter) = plan_variants(suite, suite_path, opts)?;
+    plan.suite.tasks.retain(|t| filter.accept(&t.id));
+    if plan.suite.tasks.is_empty() {
+        return Err(no_task_error());
+    }
+    Ok(plan)
 }
 
 #[cfg(test)]

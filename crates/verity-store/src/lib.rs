@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
 use verity_model::{
-    GroupRecord, Outcome, Response, RunMeta, RunStatus, SampleKey, SampleRecord, Score,
+    GroupRecord, Outcome, Response, RunMeta, RunStatus, SampleKey, SampleRecord, Score, Task,
 };
 
 pub use cache::{CACHE_NAMESPACE, CachePrune, CacheStats, CachedGeneration};
@@ -159,7 +159,30 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (namespace, key)
     );
     "#,
+    // 3: a run's tasks in their own table, one row each, in run order. The run row keeps the
+    // suite without its tasks, so it stays small however large the dataset, and a runner pages
+    // the tasks back instead of holding them all. There is no foreign key on purpose: a
+    // streaming run writes its tasks while the suite loads, before its run row exists (see
+    // `Store::stage_tasks`). Existing runs move their tasks over.
+    r#"
+    CREATE TABLE tasks (
+        run_id    TEXT NOT NULL,
+        idx       INTEGER NOT NULL,
+        task_id   TEXT NOT NULL,
+        task_json TEXT NOT NULL,
+        PRIMARY KEY (run_id, idx)
+    );
+    CREATE UNIQUE INDEX tasks_by_id ON tasks(run_id, task_id);
+    INSERT INTO tasks (run_id, idx, task_id, task_json)
+        SELECT r.id, CAST(j.key AS INTEGER), json_extract(j.value, '$.id'), j.value
+        FROM runs r, json_each(r.meta_json, '$.suite.tasks') j;
+    UPDATE runs SET meta_json = json_set(meta_json, '$.suite.tasks', json('[]'));
+    "#,
 ];
+
+/// How many tasks [`Store::task_page`] callers usually ask for at once: enough that paging
+/// costs nothing next to the samples, few enough that memory does not depend on the dataset.
+pub const TASK_PAGE: usize = 512;
 
 /// SQL for the integer milliseconds since the Unix epoch of an RFC 3339 column or parameter
 /// (NULL when it is not a time). Comparing these, rather than the strings, is right whatever the
@@ -365,9 +388,83 @@ impl Store {
         Ok(())
     }
 
-    /// Records a new run (status `running`).
-    pub fn insert_run(&self, meta: &RunMeta) -> Result<()> {
-        insert_run_on(&self.conn, meta)
+    /// Records a new run (status `running`) with the tasks of `meta.suite`, in one
+    /// transaction. A run whose tasks were staged while its suite loaded passes a suite without
+    /// tasks: the staged rows are already its tasks.
+    pub fn insert_run(&mut self, meta: &RunMeta) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        insert_run_on(&tx, meta)?;
+        insert_tasks_on(&tx, &meta.id, 0, &meta.suite.tasks)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Starts writing the tasks of a run that does not exist yet, as its suite loads: one
+    /// transaction until [`TaskStage::commit`], so a load that fails or a process that dies
+    /// leaves nothing behind. Dropping the stage without committing rolls it back.
+    pub fn stage_tasks(&mut self, run_id: &str) -> Result<TaskStage<'_>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // Every id seen, kept or not, for finding duplicates; private to this connection.
+        tx.execute_batch(
+            "CREATE TEMP TABLE IF NOT EXISTS staged_ids (
+                 task_id TEXT PRIMARY KEY, file TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL
+             );
+             DELETE FROM temp.staged_ids;",
+        )?;
+        Ok(TaskStage {
+            tx,
+            run_id: run_id.to_owned(),
+            next: 0,
+        })
+    }
+
+    /// Removes the tasks stored for `run_id` when it has no run row: what a streaming run
+    /// staged before failing to start.
+    pub fn discard_staged_tasks(&self, run_id: &str) -> Result<u64> {
+        let n = self.conn.execute(
+            "DELETE FROM tasks WHERE run_id = ?1 AND NOT EXISTS (SELECT 1 FROM runs WHERE id = ?1)",
+            [run_id],
+        )?;
+        Ok(n as u64)
+    }
+
+    /// How many tasks the run has.
+    pub fn task_count(&self, run_id: &str) -> Result<u64> {
+        let n: i64 = self.conn.query_row(
+            "SELECT count(*) FROM tasks WHERE run_id = ?1",
+            [run_id],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
+    }
+
+    /// Up to `limit` of the run's tasks after position `after` (`None`: from the start), in
+    /// run order, each with its position.
+    pub fn task_page(
+        &self,
+        run_id: &str,
+        after: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<(u64, Task)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT idx, task_json FROM tasks WHERE run_id = ?1 AND idx > ?2 ORDER BY idx LIMIT ?3",
+        )?;
+        let after = after.map_or(-1, |a| a as i64);
+        let mut rows = stmt.query(params![run_id, after, limit as i64])?;
+        let mut out = Vec::with_capacity(limit.min(TASK_PAGE));
+        while let Some(r) = rows.next()? {
+            let idx: i64 = r.get(0)?;
+            let text: String = r.get(1)?;
+            out.push((idx as u64, parse("stored task", &text)?));
+        }
+        Ok(out)
+    }
+
+    /// Every task of the run, in run order.
+    pub fn load_tasks(&self, run_id: &str) -> Result<Vec<Task>> {
+        read_tasks(&self.conn, run_id)
     }
 
     /// Sets a run's status (and finish time).
@@ -530,13 +627,15 @@ impl Store {
 
     /// Every run, newest first, with its progress and pass count under its current scoring.
     pub fn list_runs(&self) -> Result<Vec<RunSummary>> {
-        let mut stmt = self.conn.prepare(
+        // By time, not by the text of the time: `…:01.5Z` must sort before `…:01.512Z`.
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT r.id, r.suite_name, r.status, r.started_at, r.finished_at, r.total_samples,
                     (SELECT COUNT(*) FROM samples s WHERE s.run_id = r.id),
                     (SELECT COUNT(*) FROM scores c WHERE c.run_id = r.id AND c.scoring = r.scoring AND c.outcome = 'pass'),
                     (SELECT COUNT(*) FROM scores c WHERE c.run_id = r.id AND c.scoring = r.scoring AND c.outcome = 'error')
-             FROM runs r ORDER BY r.started_at DESC, r.id DESC",
-        )?;
+             FROM runs r ORDER BY {} DESC, r.id DESC",
+            ms_sql("r.started_at")
+        ))?;
         let rows = stmt.query_map([], |r| {
             Ok(RunSummary {
                 id: r.get(0)?,
@@ -559,7 +658,10 @@ impl Store {
             return self
                 .conn
                 .query_row(
-                    "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1",
+                    &format!(
+                        "SELECT id FROM runs ORDER BY {} DESC, id DESC LIMIT 1",
+                        ms_sql("started_at")
+                    ),
                     [],
                     |r| r.get(0),
                 )
@@ -585,8 +687,17 @@ impl Store {
         }
     }
 
-    /// A run's metadata, with its live status, finish time and scoring.
+    /// A run's metadata, with its live status, finish time and scoring, and its suite with
+    /// every task.
     pub fn load_run(&self, id: &str) -> Result<RunMeta> {
+        let mut meta = self.load_run_meta(id)?;
+        meta.suite.tasks = self.load_tasks(id)?;
+        Ok(meta)
+    }
+
+    /// [`Store::load_run`] without the tasks (`suite.tasks` is empty): for a runner that pages
+    /// them with [`Store::task_page`].
+    pub fn load_run_meta(&self, id: &str) -> Result<RunMeta> {
         let row: Option<(String, String, Option<String>, u32)> = self
             .conn
             .query_row(
@@ -605,6 +716,7 @@ impl Store {
     }
 
     /// Replaces a run's stored metadata (status, finish time and scoring columns included).
+    /// Its tasks are not touched: they live in their own table.
     pub fn update_run_meta(&self, meta: &RunMeta) -> Result<()> {
         self.conn.execute(
             "UPDATE runs SET status = ?2, finished_at = ?3, scoring = ?4, total_samples = ?5, meta_json = ?6 WHERE id = ?1",
@@ -614,7 +726,7 @@ impl Store {
                 meta.finished_at,
                 meta.scoring,
                 meta.total_samples as i64,
-                json(meta)
+                meta_json(meta)
             ],
         )?;
         Ok(())
@@ -904,10 +1016,139 @@ fn insert_run_on(conn: &Connection, meta: &RunMeta) -> Result<()> {
             meta.verity_version,
             meta.scoring,
             meta.total_samples as i64,
-            json(meta),
+            meta_json(meta),
         ],
     )?;
     Ok(())
+}
+
+/// The run row's JSON: the metadata with the suite's tasks left out (they are rows of `tasks`).
+fn meta_json(meta: &RunMeta) -> String {
+    if meta.suite.tasks.is_empty() {
+        return json(meta);
+    }
+    // Only in-memory callers (tests, merges) get here; a run's own path has no tasks in hand.
+    let mut v = serde_json::to_value(meta).unwrap_or_default();
+    if let Some(suite) = v.get_mut("suite").and_then(|s| s.as_object_mut()) {
+        suite.insert("tasks".into(), serde_json::Value::Array(Vec::new()));
+    }
+    v.to_string()
+}
+
+/// Inserts `tasks` as positions `first…` of `run_id`.
+fn insert_tasks_on(conn: &Connection, run_id: &str, first: u64, tasks: &[Task]) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO tasks (run_id, idx, task_id, task_json) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (i, t) in tasks.iter().enumerate() {
+        stmt.execute(params![run_id, (first + i as u64) as i64, t.id, json(t)])?;
+    }
+    Ok(())
+}
+
+/// Every task of `run_id` in run order.
+pub(crate) fn read_tasks(conn: &Connection, run_id: &str) -> Result<Vec<Task>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT task_json FROM tasks WHERE run_id = ?1 ORDER BY idx")?;
+    let mut rows = stmt.query([run_id])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let text: String = r.get(0)?;
+        out.push(parse("stored task", &text)?);
+    }
+    Ok(out)
+}
+
+/// A run's tasks being written while its suite loads (see [`Store::stage_tasks`]).
+pub struct TaskStage<'a> {
+    tx: rusqlite::Transaction<'a>,
+    run_id: String,
+    next: u64,
+}
+
+/// Why a staged task was not stored.
+#[derive(Debug, thiserror::Error)]
+pub enum StageError {
+    /// The run already has a task with this id; `first` is where that one was defined.
+    #[error("duplicate task id `{id}`")]
+    Duplicate {
+        id: String,
+        first: verity_model::SourceLoc,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl TaskStage<'_> {
+    /// Offers the suite's next task: its id is checked against every id offered before (a
+    /// duplicate is refused, naming where the first was defined), and the task is appended
+    /// to the run when `keep` (the run's selection takes it).
+    pub fn put(&mut self, task: &Task, keep: bool) -> Result<(), StageError> {
+        // One statement in the common case; the lookup only for a duplicate.
+        let inserted = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO temp.staged_ids (task_id, file, line, col) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (task_id) DO NOTHING",
+            )
+            .and_then(|mut s| {
+                s.execute(params![
+                    task.id,
+                    task.source.file,
+                    task.source.line,
+                    task.source.column
+                ])
+            })
+            .map_err(StoreError::from)?;
+        if inserted == 0 {
+            let first = self
+                .tx
+                .query_row(
+                    "SELECT file, line, col FROM temp.staged_ids WHERE task_id = ?1",
+                    [&task.id],
+                    |r| {
+                        Ok(verity_model::SourceLoc {
+                            file: r.get(0)?,
+                            line: r.get(1)?,
+                            column: r.get(2)?,
+                        })
+                    },
+                )
+                .map_err(StoreError::from)?;
+            return Err(StageError::Duplicate {
+                id: task.id.clone(),
+                first,
+            });
+        }
+        if keep {
+            insert_tasks_on(
+                &self.tx,
+                &self.run_id,
+                self.next,
+                std::slice::from_ref(task),
+            )?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// How many tasks are kept.
+    pub fn len(&self) -> u64 {
+        self.next
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.next == 0
+    }
+
+    /// Makes the staged tasks durable. Until the run row is inserted they belong to no run;
+    /// [`Store::discard_staged_tasks`] removes them if the run never starts.
+    pub fn commit(self) -> Result<u64> {
+        let n = self.next;
+        self.tx.execute_batch("DELETE FROM temp.staged_ids")?;
+        self.tx.commit()?;
+        Ok(n)
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,10 @@ use rusqlite::{
 };
 use verity_model::{RunMeta, RunOptions, RunStatus, Score, Shard, Task};
 
-use crate::{MIGRATIONS, Result, Store, StoreError, insert_run_on, json, ms_sql, parse};
+use crate::{
+    MIGRATIONS, Result, Store, StoreError, insert_run_on, insert_tasks_on, json, ms_sql, parse,
+    read_tasks,
+};
 
 /// What [`Store::merge_shards`] wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +80,8 @@ fn open_source(path: &Path) -> Result<Connection> {
 
 /// Every run of `conn` started as a shard.
 fn shard_runs(conn: &Connection, source: usize, out: &mut Vec<ShardRun>) -> Result<()> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let has_tasks_table = version >= 3;
     let mut stmt =
         conn.prepare("SELECT id, meta_json, status, finished_at, scoring FROM runs ORDER BY id")?;
     let mut rows = stmt.query([])?;
@@ -87,6 +92,10 @@ fn shard_runs(conn: &Connection, source: usize, out: &mut Vec<ShardRun>) -> Resu
         let Some(shard) = meta.options.shard else {
             continue;
         };
+        // Databases from before migration 3 keep the tasks in the run row.
+        if has_tasks_table {
+            meta.suite.tasks = read_tasks(conn, &id)?;
+        }
         meta.id = id;
         meta.status = RunStatus::parse(&r.get::<_, String>(2)?).unwrap_or(RunStatus::Failed);
         meta.finished_at = r.get(3)?;
@@ -381,6 +390,7 @@ impl Store {
             )));
         }
         insert_run_on(&tx, &meta)?;
+        insert_tasks_on(&tx, new_id, 0, &meta.suite.tasks)?;
         let id = Value::Text(new_id.to_owned());
         let mut samples = 0;
         let mut observations = 0;

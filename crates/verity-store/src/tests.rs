@@ -8,6 +8,7 @@ mod cache;
 mod merge;
 mod retention;
 mod retry;
+mod tasks;
 
 fn meta(id: &str, started: &str) -> RunMeta {
     RunMeta {
@@ -130,7 +131,7 @@ fn run_lifecycle_and_rescore_keep_history() {
 
 #[test]
 fn resolve_by_prefix_and_latest() {
-    let s = Store::open_in_memory().unwrap();
+    let mut s = Store::open_in_memory().unwrap();
     s.insert_run(&meta("20260101-000000-aaaa", "2026-01-01T00:00:00Z"))
         .unwrap();
     s.insert_run(&meta("20260102-000000-bbbb", "2026-01-02T00:00:00Z"))

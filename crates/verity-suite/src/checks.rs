@@ -46,140 +46,174 @@ pub(crate) trait Locator {
 
 /// Runs every check on `suite`, appending diagnostics to `out`.
 pub(crate) fn run(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
-    scorers(suite, loc, out);
-    coverage(suite, loc, out);
-    templates(suite, loc, out);
+    let mut checks = TaskChecks::new(suite, loc, out);
+    checks.tasks(suite, loc, out);
+    checks.finish(suite, loc, out);
 }
 
-fn scorers(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
-    let mut sound = Vec::new();
-    for (i, spec) in suite.scorers.iter().enumerate() {
-        let issues = verity_oracles::check_spec(spec);
-        for issue in &issues {
-            out.push(
-                Diagnostic::error(
-                    "scorer",
-                    format!("scorer `{}`: {}", spec.instance_name(), issue.message),
-                )
-                .at_loc_of(loc.scorer(i, issue.key.as_deref())),
-            );
-        }
-        if issues.is_empty() {
-            sound.push(spec);
-        }
-    }
-    for (i, task) in suite.tasks.iter().enumerate() {
-        for spec in &sound {
-            for issue in verity_oracles::check_task(spec, task) {
+/// The checks of a suite whose tasks may come in several batches (a dataset streaming in):
+/// what concerns the suite alone is checked once by [`TaskChecks::new`], each batch by
+/// [`TaskChecks::tasks`], and what needs every task (coverage, how many samples a template
+/// error spoils) by [`TaskChecks::finish`]. Diagnostics come out in the same order as one pass.
+pub(crate) struct TaskChecks {
+    /// Indices of the scorers whose options are sound (only these check tasks).
+    sound: Vec<usize>,
+    renderer: Renderer,
+    /// Templates that do not compile, by hash; and their diagnostics, held for `finish`.
+    broken: HashSet<String>,
+    compile_errors: Vec<Diagnostic>,
+    /// (template hash, line, message) → (index in `found`, samples affected)
+    seen: HashMap<(String, Option<usize>, String), (usize, usize)>,
+    found: Vec<Diagnostic>,
+    /// Tasks per category so far.
+    counts: HashMap<String, u64>,
+}
+
+impl TaskChecks {
+    pub(crate) fn new(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) -> TaskChecks {
+        let mut sound = Vec::new();
+        for (i, spec) in suite.scorers.iter().enumerate() {
+            let issues = verity_oracles::check_spec(spec);
+            for issue in &issues {
                 out.push(
                     Diagnostic::error(
                         "scorer",
+                        format!("scorer `{}`: {}", spec.instance_name(), issue.message),
+                    )
+                    .at_loc_of(loc.scorer(i, issue.key.as_deref())),
+                );
+            }
+            if issues.is_empty() {
+                sound.push(i);
+            }
+        }
+        let (renderer, errors) = Renderer::build(&suite.variants);
+        let mut broken = HashSet::new();
+        let mut compile_errors = Vec::new();
+        for (tpl, e) in errors {
+            broken.insert(tpl.hash.clone());
+            compile_errors.push(
+                Diagnostic::error(
+                    "template",
+                    format!(
+                        "template `{}` does not compile: {}",
+                        tpl.origin,
+                        describe(&e)
+                    ),
+                )
+                .at_loc_of(loc.template(&tpl, e.range(), e.line())),
+            );
+        }
+        TaskChecks {
+            sound,
+            renderer,
+            broken,
+            compile_errors,
+            seen: HashMap::new(),
+            found: Vec::new(),
+            counts: HashMap::new(),
+        }
+    }
+
+    /// Checks `suite.tasks` (one batch; the locator's task indices are into this batch):
+    /// each task's expectations against the scorers, and a trial render of every template
+    /// for it.
+    pub(crate) fn tasks(&mut self, suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
+        for (i, task) in suite.tasks.iter().enumerate() {
+            for spec in self.sound.iter().map(|&s| &suite.scorers[s]) {
+                for issue in verity_oracles::check_task(spec, task) {
+                    out.push(
+                        Diagnostic::error(
+                            "scorer",
+                            format!(
+                                "task `{}` (scorer `{}`): {}",
+                                task.id,
+                                spec.instance_name(),
+                                issue.message
+                            ),
+                        )
+                        .at_loc_of(loc.task(i, issue.key.as_deref())),
+                    );
+                }
+            }
+            if let Some(c) = &task.category {
+                match self.counts.get_mut(c.as_str()) {
+                    Some(n) => *n += 1,
+                    None => {
+                        self.counts.insert(c.clone(), 1);
+                    }
+                }
+            }
+        }
+        for variant in &suite.variants {
+            let templates = [&variant.prompt, &variant.system];
+            if templates
+                .iter()
+                .all(|t| t.as_ref().is_none_or(|t| self.broken.contains(&t.hash)))
+            {
+                continue;
+            }
+            for task in &suite.tasks {
+                let Err((tpl, e)) = self.renderer.try_messages(task, variant) else {
+                    continue;
+                };
+                if self.broken.contains(&tpl.hash) {
+                    continue;
+                }
+                let message = describe(&e);
+                let key = (tpl.hash.clone(), e.line(), message.clone());
+                if let Some((_, count)) = self.seen.get_mut(&key) {
+                    *count += 1;
+                    continue;
+                }
+                self.seen.insert(key, (self.found.len(), 1));
+                self.found.push(
+                    Diagnostic::error(
+                        "template",
                         format!(
-                            "task `{}` (scorer `{}`): {}",
-                            task.id,
-                            spec.instance_name(),
-                            issue.message
+                            "template `{}` fails to render task `{}` (variant `{}`): {message}",
+                            tpl.origin, task.id, variant.name
                         ),
                     )
-                    .at_loc_of(loc.task(i, issue.key.as_deref())),
+                    .at_loc_of(loc.template(tpl, e.range(), e.line())),
                 );
             }
         }
     }
-}
 
-fn coverage(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
-    let mut counts: HashMap<&str, u64> = HashMap::new();
-    for t in &suite.tasks {
-        if let Some(c) = &t.category {
-            *counts.entry(c.as_str()).or_default() += 1;
-        }
-    }
-    for (category, &min) in &suite.coverage {
-        let n = counts.get(category.as_str()).copied().unwrap_or(0);
-        if n < u64::from(min) {
-            let tasks = if n == 1 { "task" } else { "tasks" };
-            out.push(
-                Diagnostic::error(
-                    "coverage",
-                    format!(
-                        "category `{category}` has {n} {tasks}; [coverage] requires at least {min}"
-                    ),
-                )
-                .at_loc_of(loc.coverage(category)),
-            );
-        }
-    }
-}
-
-/// Compiles every template, then renders each for every task × variant. A render error is
-/// reported once per template and place, with how many samples it spoils.
-fn templates(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
-    let (renderer, errors) = Renderer::build(&suite.variants);
-    let mut broken = HashSet::new();
-    for (tpl, e) in errors {
-        broken.insert(tpl.hash.clone());
-        out.push(
-            Diagnostic::error(
-                "template",
-                format!(
-                    "template `{}` does not compile: {}",
-                    tpl.origin,
-                    describe(&e)
-                ),
-            )
-            .at_loc_of(loc.template(&tpl, e.range(), e.line())),
-        );
-    }
-    // (template hash, line, message) → (index in `found`, samples affected)
-    let mut seen: HashMap<(String, Option<usize>, String), (usize, usize)> = HashMap::new();
-    let mut found: Vec<Diagnostic> = Vec::new();
-    for variant in &suite.variants {
-        let templates = [&variant.prompt, &variant.system];
-        if templates
-            .iter()
-            .all(|t| t.as_ref().is_none_or(|t| broken.contains(&t.hash)))
-        {
-            continue;
-        }
-        for task in &suite.tasks {
-            let Err((tpl, e)) = renderer.try_messages(task, variant) else {
-                continue;
-            };
-            if broken.contains(&tpl.hash) {
-                continue;
+    /// What needs every task: coverage minima, then the template diagnostics with how many
+    /// samples each spoils.
+    pub(crate) fn finish(self, suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
+        for (category, &min) in &suite.coverage {
+            let n = self.counts.get(category.as_str()).copied().unwrap_or(0);
+            if n < u64::from(min) {
+                let tasks = if n == 1 { "task" } else { "tasks" };
+                out.push(
+                    Diagnostic::error(
+                        "coverage",
+                        format!(
+                            "category `{category}` has {n} {tasks}; [coverage] requires at least {min}"
+                        ),
+                    )
+                    .at_loc_of(loc.coverage(category)),
+                );
             }
-            let message = describe(&e);
-            let key = (tpl.hash.clone(), e.line(), message.clone());
-            if let Some((_, count)) = seen.get_mut(&key) {
-                *count += 1;
-                continue;
+        }
+        out.extend(self.compile_errors);
+        let mut found = self.found;
+        for (index, count) in self.seen.into_values() {
+            if count > 1 {
+                let more = count - 1;
+                let d = &mut found[index];
+                d.note = Some(format!(
+                    "{more} more sample{} fail{} the same way",
+                    plural(more),
+                    if more == 1 { "s" } else { "" }
+                ));
             }
-            seen.insert(key, (found.len(), 1));
-            found.push(
-                Diagnostic::error(
-                    "template",
-                    format!(
-                        "template `{}` fails to render task `{}` (variant `{}`): {message}",
-                        tpl.origin, task.id, variant.name
-                    ),
-                )
-                .at_loc_of(loc.template(tpl, e.range(), e.line())),
-            );
         }
+        out.extend(found);
     }
-    for (index, count) in seen.into_values() {
-        if count > 1 {
-            let more = count - 1;
-            let d = &mut found[index];
-            d.note = Some(format!(
-                "{more} more sample{} fail{} the same way",
-                plural(more),
-                if more == 1 { "s" } else { "" }
-            ));
-        }
-    }
-    out.extend(found);
 }
 
 fn plural(n: usize) -> &'static str {

@@ -170,7 +170,7 @@ impl Draft {
     }
 }
 
-impl Loader {
+impl Loader<'_> {
     /// Reads a parsed suite.toml (`rel` is its path inside the suite).
     pub(crate) fn suite_config(&mut self, f: &Arc<SourceFile>, rel: &str, doc: &Table) -> Config {
         let mut cfg = Config::default();

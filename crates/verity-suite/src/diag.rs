@@ -40,10 +40,22 @@ pub(crate) struct SourceFile {
     pub(crate) name: String,
     pub(crate) text: Arc<str>,
     line_starts: Vec<usize>,
+    /// How many lines of the file come before `text`: a dataset read line by line keeps only
+    /// the line a diagnostic needs, numbered as in the whole file.
+    first_line: usize,
 }
 
 impl SourceFile {
     pub(crate) fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Arc<SourceFile> {
+        SourceFile::part(name, text, 0)
+    }
+
+    /// A piece of a file that starts at 1-based line `first_line + 1`.
+    pub(crate) fn part(
+        name: impl Into<String>,
+        text: impl Into<Arc<str>>,
+        first_line: usize,
+    ) -> Arc<SourceFile> {
         let text: Arc<str> = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
@@ -51,6 +63,7 @@ impl SourceFile {
             name: name.into(),
             text,
             line_starts,
+            first_line,
         })
     }
 
@@ -77,11 +90,12 @@ impl SourceFile {
         let line = self.line_starts.partition_point(|&s| s <= at).max(1) - 1;
         let start = self.line_starts[line];
         let col = self.text[start..at].chars().count() + 1;
-        (to_u32(line + 1), to_u32(col))
+        (to_u32(self.first_line + line + 1), to_u32(col))
     }
 
     /// The byte offset where 1-based `line` starts (the end of the text past the last line).
     pub(crate) fn line_start(&self, line: usize) -> usize {
+        let line = line.saturating_sub(self.first_line);
         match line.checked_sub(1).and_then(|l| self.line_starts.get(l)) {
             Some(&s) => s,
             None => self.text.len(),
@@ -294,7 +308,11 @@ fn render_snippet(snippet: &Snippet, color: bool) -> Option<String> {
         .with_width(100)
         .without_syntax_highlighting();
     let report = SnippetReport {
-        source: miette::NamedSource::new(&src.name, Arc::clone(&src.text)),
+        source: PartSource {
+            name: src.name.clone(),
+            text: Arc::clone(&src.text),
+            first_line: src.first_line,
+        },
         span: snippet.span.clone(),
         label: snippet.label.clone(),
     };
@@ -309,9 +327,35 @@ fn render_snippet(snippet: &Snippet, color: bool) -> Option<String> {
     }
 }
 
+/// A [`SourceFile`]'s text for miette, with its lines numbered as in the whole file.
+struct PartSource {
+    name: String,
+    text: Arc<str>,
+    first_line: usize,
+}
+
+impl miette::SourceCode for PartSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let inner = self.text.read_span(span, before, after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line() + self.first_line,
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
 /// What miette renders: no message of its own, one labelled span.
 struct SnippetReport {
-    source: miette::NamedSource<Arc<str>>,
+    source: PartSource,
     span: Range<usize>,
     label: Option<String>,
 }

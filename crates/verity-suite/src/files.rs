@@ -77,15 +77,64 @@ fn walk(dir: &Path, rel: &str, depth: usize, visit: &mut dyn FnMut(&str)) {
 }
 
 /// BLAKE3 over every file, in path order: each path, a NUL, the length, then the bytes.
-pub(crate) fn content_hash(files: &BTreeMap<String, Vec<u8>>) -> String {
+/// What the content hash covers of one file: its bytes, or for a file read as a stream (a
+/// large dataset, never held whole) its path on disk, read again when the hash is taken, and
+/// the length seen while streaming.
+#[derive(Debug)]
+pub(crate) enum Hashed {
+    Bytes(Vec<u8>),
+    Streamed { path: std::path::PathBuf, len: u64 },
+}
+
+impl From<Vec<u8>> for Hashed {
+    fn from(b: Vec<u8>) -> Hashed {
+        Hashed::Bytes(b)
+    }
+}
+
+/// BLAKE3 over every file, in path order: each as its path, a zero byte, its length and its
+/// bytes. A streamed file that is no longer the length it had when it was read is an error
+/// naming it (it changed while the suite loaded).
+pub(crate) fn content_hash(files: &BTreeMap<String, Hashed>) -> Result<String, String> {
+    use std::io::Read;
+
     let mut h = blake3::Hasher::new();
-    for (path, bytes) in files {
+    for (path, part) in files {
         h.update(path.as_bytes());
         h.update(&[0]);
-        h.update(&(bytes.len() as u64).to_le_bytes());
-        h.update(bytes);
+        match part {
+            Hashed::Bytes(bytes) => {
+                h.update(&(bytes.len() as u64).to_le_bytes());
+                h.update(bytes);
+            }
+            Hashed::Streamed { path: disk, len } => {
+                h.update(&len.to_le_bytes());
+                let changed = || format!("`{path}` changed while the suite was loading");
+                let file = std::fs::File::open(disk)
+                    .map_err(|e| format!("cannot read `{path}` again: {e}"))?;
+                let mut seen = 0u64;
+                let mut buf = vec![0u8; 64 * 1024];
+                let mut r = std::io::BufReader::new(file);
+                loop {
+                    let n = r
+                        .read(&mut buf)
+                        .map_err(|e| format!("cannot read `{path}` again: {e}"))?;
+                    if n == 0 {
+                        break;
+                    }
+                    seen += n as u64;
+                    if seen > *len {
+                        return Err(changed());
+                    }
+                    h.update(&buf[..n]);
+                }
+                if seen != *len {
+                    return Err(changed());
+                }
+            }
+        }
     }
-    h.finalize().to_hex().to_string()
+    Ok(h.finalize().to_hex().to_string())
 }
 
 #[cfg(test)]
@@ -128,14 +177,35 @@ mod tests {
     #[test]
     fn hash_depends_on_paths_and_bytes() {
         let mut a = BTreeMap::new();
-        a.insert("x".to_owned(), b"1".to_vec());
-        let h1 = content_hash(&a);
-        a.insert("x".to_owned(), b"2".to_vec());
-        let h2 = content_hash(&a);
+        a.insert("x".to_owned(), Hashed::from(b"1".to_vec()));
+        let h1 = content_hash(&a).unwrap();
+        a.insert("x".to_owned(), b"2".to_vec().into());
+        let h2 = content_hash(&a).unwrap();
         let mut b = BTreeMap::new();
-        b.insert("y".to_owned(), b"2".to_vec());
+        b.insert("y".to_owned(), b"2".to_vec().into());
         assert_ne!(h1, h2);
-        assert_ne!(h2, content_hash(&b));
+        assert_ne!(h2, content_hash(&b).unwrap());
         assert_eq!(h2.len(), 64);
+    }
+
+    #[test]
+    fn a_streamed_file_hashes_like_its_bytes_and_must_not_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d.jsonl");
+        std::fs::write(&p, "abc\n").unwrap();
+        let mut a = BTreeMap::new();
+        a.insert("d.jsonl".to_owned(), Hashed::from(b"abc\n".to_vec()));
+        let mut b = BTreeMap::new();
+        b.insert(
+            "d.jsonl".to_owned(),
+            Hashed::Streamed {
+                path: p.clone(),
+                len: 4,
+            },
+        );
+        assert_eq!(content_hash(&a).unwrap(), content_hash(&b).unwrap());
+        std::fs::write(&p, "abcd\n").unwrap();
+        let e = content_hash(&b).unwrap_err();
+        assert!(e.contains("changed while"), "{e}");
     }
 }

@@ -31,7 +31,7 @@ use std::path::Path;
 pub use config::DEFAULT_VARIANT;
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use render::{Renderer, TemplateError};
-use verity_model::Suite;
+use verity_model::{SourceLoc, Suite, Task};
 
 /// A suite that loaded, with the warnings found along the way.
 #[derive(Clone, Debug)]
@@ -47,7 +47,35 @@ pub struct Loaded {
 /// variants, no scorers and one epoch. Any error fails the load; the `Err` holds every
 /// diagnostic found (errors first, then warnings).
 pub fn load(path: &Path) -> Result<Loaded, Diagnostics> {
-    suite::load(path)
+    suite::load(path, None)
+}
+
+/// Where [`load_streaming`] sends a suite's tasks.
+pub trait TaskSink {
+    /// The suite as configured, before its first task: the caller may adjust it (command-line
+    /// overrides) before the tasks are checked against it, or refuse it with a reason.
+    fn start(&mut self, suite: &mut Suite) -> Result<(), String>;
+    /// The suite's next task, in suite order, before it is checked against the suite (a
+    /// load with errors fails as a whole, whatever the sink took). The sink finds duplicate
+    /// ids: the loader keeps nothing per task.
+    fn put(&mut self, task: &Task) -> Result<(), SinkError>;
+}
+
+/// Why a [`TaskSink`] did not take a task.
+#[derive(Debug)]
+pub enum SinkError {
+    /// A task with this id came before, defined at `first`.
+    Duplicate { first: SourceLoc },
+    /// The sink cannot take more (its storage failed): loading fails with this message.
+    Failed(String),
+}
+
+/// [`load`] for suites of any size: tasks are checked in batches and handed to `sink` as they
+/// are read, JSONL datasets are read a line at a time, and nothing is kept per task, so memory
+/// does not grow with the dataset. The returned suite has no tasks. Diagnostics are those
+/// [`load`] gives, and a failed load may have sent some tasks before the error was found.
+pub fn load_streaming(path: &Path, sink: &mut dyn TaskSink) -> Result<Loaded, Diagnostics> {
+    suite::load(path, Some(sink))
 }
 
 /// Checks a suite built or modified in memory (after CLI overrides added variants or scorers,

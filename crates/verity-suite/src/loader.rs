@@ -3,12 +3,12 @@
 //! Every reader records what is wrong as a [`Diagnostic`] and returns `None`, so one pass over
 //! a suite reports every problem instead of stopping at the first.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
-use verity_model::{PromptTemplate, SourceLoc, Task};
+use verity_model::{PromptTemplate, SourceLoc, Suite, Task};
 
 use crate::diag::{Diagnostic, SourceFile};
 use crate::tree::{Entry, Kind, Node, Span, Table, table_to_json};
@@ -31,14 +31,30 @@ pub(crate) struct ScorerSpans {
     pub(crate) table: Table,
 }
 
-pub(crate) struct Loader {
+/// Tasks checked and handed to a [`crate::TaskSink`] at a time when loading streams.
+pub(crate) const STREAM_CHUNK: usize = 1024;
+
+/// Where a streaming load sends its tasks, and what it keeps between chunks.
+pub(crate) struct Stream<'s> {
+    pub(crate) sink: &'s mut dyn crate::TaskSink,
+    /// The suite as configured (no tasks): each chunk is checked against it.
+    pub(crate) suite: Suite,
+    /// Checks that span chunks; `None` when the load runs no checks (a bare dataset file).
+    pub(crate) checks: Option<crate::checks::TaskChecks>,
+    /// Tasks the sink took.
+    pub(crate) sent: u64,
+    /// The sink failed; no more tasks are offered to it.
+    pub(crate) failed: bool,
+}
+
+pub(crate) struct Loader<'s> {
     /// The suite directory on disk.
     pub(crate) root: PathBuf,
     /// The suite directory as the user named it, prefixed to every path diagnostics show.
     base: String,
     pub(crate) diags: Vec<Diagnostic>,
     /// Every file read, by path relative to the suite: the content hash covers them all.
-    pub(crate) hashed: BTreeMap<String, Vec<u8>>,
+    pub(crate) hashed: BTreeMap<String, crate::files::Hashed>,
     pub(crate) tasks: Vec<Task>,
     /// Parallel to `tasks`.
     pub(crate) task_spans: Vec<TaskSpans>,
@@ -52,6 +68,11 @@ pub(crate) struct Loader {
     pub(crate) inline_templates: HashMap<String, (Arc<SourceFile>, Span)>,
     template_cache: HashMap<String, Option<PromptTemplate>>,
     schema_cache: HashMap<String, Option<Value>>,
+    /// The ids of the suite's `quick` subset, and those a task has been seen for.
+    pub(crate) quick_wanted: HashSet<String>,
+    pub(crate) quick_found: HashSet<String>,
+    /// Set when tasks stream to a sink instead of collecting in `tasks`.
+    pub(crate) stream: Option<Stream<'s>>,
 }
 
 /// `./a\b` → `a/b`: the form paths take in origins, sources and the content hash.
@@ -81,8 +102,8 @@ pub(crate) fn did_you_mean<'a>(
         .map(|(_, c)| c)
 }
 
-impl Loader {
-    pub(crate) fn new(root: PathBuf, base: String) -> Loader {
+impl<'s> Loader<'s> {
+    pub(crate) fn new(root: PathBuf, base: String) -> Loader<'s> {
         Loader {
             root,
             base,
@@ -97,6 +118,85 @@ impl Loader {
             inline_templates: HashMap::new(),
             template_cache: HashMap::new(),
             schema_cache: HashMap::new(),
+            quick_wanted: HashSet::new(),
+            quick_found: HashSet::new(),
+            stream: None,
+        }
+    }
+
+    /// Checks the tasks collected so far against the streamed suite and hands them to the
+    /// sink, leaving `tasks` empty. Without a stream it does nothing.
+    pub(crate) fn flush_tasks(&mut self) {
+        let Some(mut stream) = self.stream.take() else {
+            return;
+        };
+        // The sink sees each task first, as the whole load's duplicate check does: a duplicate
+        // is reported and dropped, not checked.
+        let mut tasks = std::mem::take(&mut self.tasks);
+        let mut spans = std::mem::take(&mut self.task_spans);
+        let mut keep = Vec::with_capacity(tasks.len());
+        for (task, spans) in tasks.iter().zip(&spans) {
+            if stream.failed {
+                keep.push(false);
+                continue;
+            }
+            match stream.sink.put(task) {
+                Ok(()) => {
+                    stream.sent += 1;
+                    keep.push(true);
+                }
+                Err(crate::SinkError::Duplicate { first }) => {
+                    keep.push(false);
+                    let first = self.display_loc(&first);
+                    self.push(
+                        Diagnostic::error(
+                            "duplicate-id",
+                            format!("duplicate task id `{}`", task.id),
+                        )
+                        .at_span(&spans.file, spans.at.clone())
+                        .label("used again here")
+                        .with_note(format!("first defined at {first}"))
+                        .with_help("task ids must be unique across the whole suite"),
+                    );
+                }
+                Err(crate::SinkError::Failed(message)) => {
+                    keep.push(false);
+                    stream.failed = true;
+                    self.push(Diagnostic::error(
+                        "read-error",
+                        format!("cannot store the suite's tasks: {message}"),
+                    ));
+                }
+            }
+        }
+        let mut k = keep.iter();
+        tasks.retain(|_| *k.next().unwrap_or(&false));
+        let mut k = keep.iter();
+        spans.retain(|_| *k.next().unwrap_or(&false));
+        if let Some(checks) = stream.checks.as_mut() {
+            stream.suite.tasks = tasks;
+            self.task_spans = spans;
+            let mut found = Vec::new();
+            checks.tasks(
+                &stream.suite,
+                &crate::suite::SpanLocator { l: self },
+                &mut found,
+            );
+            self.diags.extend(found);
+            stream.suite.tasks.clear();
+            self.task_spans.clear();
+        }
+        self.stream = Some(stream);
+    }
+
+    /// The content hash of every file read; a streamed file that changed meanwhile is an error.
+    pub(crate) fn content_hash(&mut self) -> String {
+        match crate::files::content_hash(&self.hashed) {
+            Ok(h) => h,
+            Err(message) => {
+                self.push(Diagnostic::error("read-error", message));
+                String::new()
+            }
         }
     }
 
@@ -133,10 +233,26 @@ impl Loader {
         let path = self.root.join(rel);
         match std::fs::read(&path) {
             Ok(bytes) => {
-                self.hashed.insert(rel.to_owned(), bytes.clone());
+                self.hashed.insert(rel.to_owned(), bytes.clone().into());
                 Some(bytes)
             }
             Err(e) => {
+                self.read_error(rel, &path, &e, from);
+                None
+            }
+        }
+    }
+
+    /// Reports that `rel` (at `path`) cannot be read, at `from` when given.
+    pub(crate) fn read_error(
+        &mut self,
+        rel: &str,
+        path: &std::path::Path,
+        e: &std::io::Error,
+        from: Option<(&Arc<SourceFile>, Span)>,
+    ) {
+        {
+            {
                 let (code, msg) = if e.kind() == std::io::ErrorKind::NotFound {
                     ("missing-file", format!("file `{rel}` does not exist"))
                 } else if path.is_dir() {
@@ -153,7 +269,6 @@ impl Loader {
                     None => d.at(self.display(rel), 0, 0),
                 };
                 self.push(d);
-                None
             }
         }
     }
@@ -200,6 +315,18 @@ impl Loader {
     /// Adds a task unless its id is taken; a duplicate points at the second with a note naming
     /// the first.
     pub(crate) fn add_task(&mut self, task: Task, spans: TaskSpans) {
+        if self.quick_wanted.contains(&task.id) {
+            self.quick_found.insert(task.id.clone());
+        }
+        if self.stream.is_some() {
+            // The sink finds duplicates: nothing here grows with the dataset.
+            self.tasks.push(task);
+            self.task_spans.push(spans);
+            if self.tasks.len() >= STREAM_CHUNK {
+                self.flush_tasks();
+            }
+            return;
+        }
         if let Some(first) = self.task_ids.get(&task.id) {
             let first = first.clone();
             self.push(
@@ -214,12 +341,6 @@ impl Loader {
         self.task_ids.insert(task.id.clone(), task.source.clone());
         self.tasks.push(task);
         self.task_spans.push(spans);
-    }
-
-    /// Room for `n` more tasks.
-    pub(crate) fn reserve_tasks(&mut self, n: usize) {
-        self.tasks.reserve(n);
-        self.task_spans.reserve(n);
     }
 
     fn display_loc(&self, loc: &SourceLoc) -> String {

@@ -9,17 +9,18 @@ use std::sync::Arc;
 use toml::de::{DeTable, DeValue};
 use verity_model::{PromptTemplate, Suite};
 
-use crate::Loaded;
 use crate::checks::{self, Loc, Locator, template_span};
 use crate::config::{Config, TaskPatterns};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::files::{DEFAULT_TASKS, content_hash, expand, is_glob};
-use crate::loader::{Loader, normalize};
+use crate::files::{DEFAULT_TASKS, expand, is_glob};
+use crate::loader::{Loader, Stream, normalize};
 use crate::tree::{Kind, from_toml_doc};
+use crate::{Loaded, TaskSink};
 
 const SUITE_FILE: &str = "suite.toml";
 
-pub(crate) fn load(path: &Path) -> Result<Loaded, Diagnostics> {
+/// Loads the suite at `path`; with a sink its tasks stream to it (see [`crate::load_streaming`]).
+pub(crate) fn load(path: &Path, sink: Option<&mut dyn TaskSink>) -> Result<Loaded, Diagnostics> {
     let given = path.to_string_lossy().into_owned();
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
@@ -44,7 +45,7 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, Diagnostics> {
         }
         let base = given.trim_end_matches('/').to_owned();
         let mut l = Loader::new(path.to_path_buf(), base);
-        let suite = l.suite(SUITE_FILE, dir_name(path));
+        let suite = l.suite(SUITE_FILE, dir_name(path), sink);
         return finish(l, suite);
     }
     let file_name = path
@@ -69,15 +70,14 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, Diagnostics> {
         } else {
             stem
         };
-        let suite = l.suite(&file_name, fallback);
+        let suite = l.suite(&file_name, fallback, sink);
         return finish(l, suite);
     }
     if file_name.ends_with(".toml") || file_name.ends_with(".jsonl") {
-        l.task_file(&file_name, None);
-        let suite = Suite {
+        let mut suite = Suite {
             name: stem,
             description: None,
-            tasks: std::mem::take(&mut l.tasks),
+            tasks: Vec::new(),
             variants: Vec::new(),
             scorers: Vec::new(),
             outcome: Default::default(),
@@ -87,8 +87,25 @@ pub(crate) fn load(path: &Path) -> Result<Loaded, Diagnostics> {
             compare: Vec::new(),
             report: Default::default(),
             quick: Vec::new(),
-            content_hash: content_hash(&l.hashed),
+            content_hash: String::new(),
         };
+        match sink {
+            Some(sink) => {
+                // A bare dataset has no scorers or templates to check its tasks against.
+                if let Err(s) = l.start_stream(sink, suite, false) {
+                    return finish(l, *s);
+                }
+                l.task_file(&file_name, None);
+                let Some((s, _, _)) = l.end_stream() else {
+                    unreachable!("start_stream set the stream")
+                };
+                suite = s;
+            }
+            None => {
+                l.task_file(&file_name, None);
+                suite.tasks = std::mem::take(&mut l.tasks);
+            }
+        }
         return finish(l, suite);
     }
     Err(Diagnostics::new(vec![
@@ -124,9 +141,12 @@ fn looks_like_suite(path: &Path) -> bool {
     top("name").is_some() && top("id").is_none() && top("input").is_none() && !tasks_table
 }
 
-fn finish(l: Loader, mut suite: Suite) -> Result<Loaded, Diagnostics> {
+fn finish(mut l: Loader<'_>, mut suite: Suite) -> Result<Loaded, Diagnostics> {
     // The task list grew by doubling; a large dataset would otherwise keep up to twice its size.
     suite.tasks.shrink_to_fit();
+    if suite.content_hash.is_empty() {
+        suite.content_hash = l.content_hash();
+    }
     let mut diags = l.diags;
     if diags.iter().any(Diagnostic::is_error) {
         Err(Diagnostics::new(diags))
@@ -139,31 +159,61 @@ fn finish(l: Loader, mut suite: Suite) -> Result<Loaded, Diagnostics> {
     }
 }
 
-impl Loader {
-    /// Loads a suite from its suite.toml (`rel`), then its task files, then checks it.
-    fn suite(&mut self, rel: &str, fallback_name: String) -> Suite {
-        let cfg = self.read_config(rel);
-        self.load_tasks(&cfg);
-        if !cfg.quick.is_empty() {
-            let ids: HashSet<&str> = self.tasks.iter().map(|t| t.id.as_str()).collect();
-            let unknown: Vec<Diagnostic> = cfg
-                .quick
-                .iter()
-                .filter(|(id, _, _)| !ids.contains(id.as_str()))
-                .map(|(id, f, span)| {
-                    Diagnostic::error("unknown-task", format!("`quick` names no task `{id}`"))
-                        .at_span(f, span.clone())
-                        .label("no task has this id")
-                })
-                .collect();
-            for d in unknown {
-                self.push(d);
-            }
+impl<'s> Loader<'s> {
+    /// Starts streaming the tasks of `suite` (configured, no tasks yet) to `sink`, after the
+    /// sink has had its say on the suite. Returns false (with the sink's reason reported) when
+    /// the sink refuses it.
+    fn start_stream(
+        &mut self,
+        sink: &'s mut dyn TaskSink,
+        mut suite: Suite,
+        checked: bool,
+    ) -> Result<(), Box<Suite>> {
+        if let Err(message) = sink.start(&mut suite) {
+            self.push(Diagnostic::error("plan", message));
+            return Err(Box::new(suite));
         }
+        let checks = if checked {
+            let mut found = Vec::new();
+            let c = checks::TaskChecks::new(&suite, &SpanLocator { l: self }, &mut found);
+            self.diags.extend(found);
+            Some(c)
+        } else {
+            None
+        };
+        self.stream = Some(Stream {
+            sink,
+            suite,
+            checks,
+            sent: 0,
+            failed: false,
+        });
+        Ok(())
+    }
+
+    /// Ends a stream: the last tasks go to the sink. Returns the suite (without tasks), the
+    /// checks that still need finishing, and how many tasks the sink took.
+    fn end_stream(&mut self) -> Option<(Suite, Option<checks::TaskChecks>, u64)> {
+        self.flush_tasks();
+        let stream = self.stream.take()?;
+        Some((stream.suite, stream.checks, stream.sent))
+    }
+
+    /// Loads a suite from its suite.toml (`rel`), then its task files, then checks it. With a
+    /// sink the tasks stream to it in checked batches instead of collecting in the suite.
+    fn suite(
+        &mut self,
+        rel: &str,
+        fallback_name: String,
+        sink: Option<&'s mut dyn TaskSink>,
+    ) -> Suite {
+        let cfg = self.read_config(rel);
+        let quick = cfg.quick;
+        self.quick_wanted = quick.iter().map(|(id, _, _)| id.clone()).collect();
         let mut suite = Suite {
             name: cfg.name.unwrap_or(fallback_name),
             description: cfg.description,
-            tasks: std::mem::take(&mut self.tasks),
+            tasks: Vec::new(),
             variants: cfg.variants,
             scorers: cfg.scorers,
             outcome: cfg.outcome,
@@ -172,11 +222,43 @@ impl Loader {
             servers: cfg.servers,
             compare: cfg.compare,
             report: cfg.report,
-            quick: cfg.quick.into_iter().map(|(id, _, _)| id).collect(),
+            quick: quick.iter().map(|(id, _, _)| id.clone()).collect(),
             content_hash: String::new(),
         };
-        suite.content_hash = content_hash(&self.hashed);
-        if suite.tasks.is_empty() && !self.diags.iter().any(Diagnostic::is_error) {
+        let mut checks = None;
+        let count;
+        match sink {
+            Some(sink) => {
+                suite = match self.start_stream(sink, suite, true) {
+                    Err(suite) => return *suite,
+                    Ok(()) => {
+                        self.load_tasks(cfg.task_patterns.as_ref());
+                        let Some((suite, c, sent)) = self.end_stream() else {
+                            unreachable!("start_stream set the stream")
+                        };
+                        checks = c;
+                        count = sent;
+                        suite
+                    }
+                };
+            }
+            None => {
+                self.load_tasks(cfg.task_patterns.as_ref());
+                suite.tasks = std::mem::take(&mut self.tasks);
+                count = suite.tasks.len() as u64;
+            }
+        }
+        for (id, f, span) in &quick {
+            if !self.quick_found.contains(id) {
+                self.push(
+                    Diagnostic::error("unknown-task", format!("`quick` names no task `{id}`"))
+                        .at_span(f, span.clone())
+                        .label("no task has this id"),
+                );
+            }
+        }
+        suite.content_hash = self.content_hash();
+        if count == 0 && !self.diags.iter().any(Diagnostic::is_error) {
             self.push(
                 Diagnostic::warning("no-tasks", "the suite has no tasks")
                     .at(self.display(rel), 0, 0)
@@ -184,7 +266,11 @@ impl Loader {
             );
         }
         let mut found = Vec::new();
-        checks::run(&suite, &SpanLocator { l: self }, &mut found);
+        let loc = SpanLocator { l: self };
+        match checks {
+            Some(c) => c.finish(&suite, &loc, &mut found),
+            None => checks::run(&suite, &loc, &mut found),
+        }
         self.diags.extend(found);
         suite
     }
@@ -206,10 +292,10 @@ impl Loader {
         }
     }
 
-    fn load_tasks(&mut self, cfg: &Config) {
+    fn load_tasks(&mut self, task_patterns: Option<&TaskPatterns>) {
         let mut done = HashSet::new();
         done.insert(SUITE_FILE.to_owned());
-        match &cfg.task_patterns {
+        match task_patterns {
             Some(TaskPatterns { file: f, patterns }) => {
                 for (pattern, span) in patterns {
                     let pattern = normalize(pattern);
@@ -253,11 +339,11 @@ impl Loader {
 }
 
 /// Locations inside the files the loader read.
-struct SpanLocator<'a> {
-    l: &'a Loader,
+pub(crate) struct SpanLocator<'a, 's> {
+    pub(crate) l: &'a Loader<'s>,
 }
 
-impl Locator for SpanLocator<'_> {
+impl Locator for SpanLocator<'_, '_> {
     fn scorer(&self, index: usize, key: Option<&str>) -> Loc {
         let Some(s) = self.l.scorer_spans.get(index) else {
             return Loc::Nowhere;
@@ -306,7 +392,107 @@ impl Locator for SpanLocator<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{errors, load_files, suite};
+    use crate::testing::{errors, list, load_files, suite};
+
+    /// Collects what a streaming load hands over.
+    #[derive(Default)]
+    struct Collect {
+        started: u32,
+        ids: std::collections::HashMap<String, verity_model::SourceLoc>,
+        tasks: Vec<verity_model::Task>,
+    }
+
+    impl crate::TaskSink for Collect {
+        fn start(&mut self, _suite: &mut verity_model::Suite) -> Result<(), String> {
+            self.started += 1;
+            Ok(())
+        }
+        fn put(&mut self, task: &verity_model::Task) -> Result<(), crate::SinkError> {
+            if let Some(first) = self.ids.get(&task.id) {
+                return Err(crate::SinkError::Duplicate {
+                    first: first.clone(),
+                });
+            }
+            self.ids.insert(task.id.clone(), task.source.clone());
+            self.tasks.push(task.clone());
+            Ok(())
+        }
+    }
+
+    /// A dataset several batches long, with problems in different batches: the streaming
+    /// load reports exactly what the whole load reports (template errors counted across
+    /// batches, coverage over every task, duplicates, quick ids) and hands over the same tasks.
+    #[test]
+    fn streaming_reports_what_a_whole_load_reports() {
+        let n = crate::loader::STREAM_CHUNK * 2 + 300;
+        let mut lines = String::new();
+        for i in 0..n {
+            let hint = if i % 500 == 7 {
+                ""
+            } else {
+                ", \"metadata\": {\"hint\": \"h\"}"
+            };
+            let category = if i < 3 { "rare" } else { "common" };
+            lines.push_str(&format!(
+                "{{\"id\": \"t{i}\", \"input\": \"q{i}\", \"target\": \"a\", \"category\": \"{category}\"{hint}}}\n"
+            ));
+        }
+        lines.push_str("{\"id\": \"t5\", \"input\": \"dup\"}\n");
+        lines.push_str("{\"id\": \"tx\", \"input\": \"regex\", \"expect\": {\"regex\": \"([\"}}\n");
+        let toml = r#"
+name = "big"
+tasks = "data.jsonl"
+quick = ["t1", "nope"]
+[coverage]
+rare = 4
+[[variants]]
+name = "v"
+provider = "mock"
+prompt_text = "Q: {{ prompt }}\nHint: {{ metadata.hint }}\n"
+[[scorers]]
+kind = "regex"
+pattern = "a"
+"#;
+        let files = [("suite.toml", toml), ("data.jsonl", lines.as_str())];
+        let (dir, whole) = load_files(&files);
+        let whole = whole.expect_err("the suite has errors");
+        let mut want = list(&dir, &whole.0);
+        let mut sink = Collect::default();
+        let streamed = crate::load_streaming(dir.path(), &mut sink).expect_err("same errors");
+        let mut got = list(&dir, &streamed.0);
+        want.sort();
+        got.sort();
+        assert!(got.len() < 20, "{got:#?}");
+        assert_eq!(got, want);
+        for expected in [
+            "duplicate-id@data.jsonl:2349:",
+            "unknown-task@suite.toml:",
+            "coverage@suite.toml:",
+            "scorer@data.jsonl:2350:",
+            "template@",
+        ] {
+            assert!(
+                got.iter().any(|g| g.starts_with(expected)),
+                "{expected} not in {got:#?}"
+            );
+        }
+        // Five dataset lines without a hint and the `tx` line: counted across batches.
+        let notes = |ds: &[crate::Diagnostic]| {
+            let mut n: Vec<_> = ds.iter().filter_map(|d| d.note.clone()).collect();
+            n.sort();
+            n
+        };
+        assert_eq!(notes(&streamed.0), notes(&whole.0));
+        assert!(
+            notes(&streamed.0).contains(&"5 more samples fail the same way".to_owned()),
+            "{:?}",
+            notes(&streamed.0)
+        );
+        assert_eq!(sink.started, 1);
+        assert_eq!(sink.tasks.len(), n + 1, "every task but the duplicate");
+        assert_eq!(sink.tasks[2000].id, "t2000");
+        assert_eq!(sink.tasks[2000].source.line, 2001);
+    }
 
     #[test]
     fn default_task_files_are_found_wherever_they_exist() {

@@ -43,7 +43,7 @@ fn entry_span(e: &Entry) -> Span {
     e.key_span.start..e.value.span.end
 }
 
-impl Loader {
+impl Loader<'_> {
     /// Reads one task file by its extension.
     pub(crate) fn task_file(&mut self, rel: &str, from: Option<(&Arc<SourceFile>, Span)>) {
         if rel.ends_with(".jsonl") {
@@ -429,51 +429,77 @@ impl Loader {
     }
 
     /// One task per non-blank line. A broken line is reported and the next lines still load.
+    ///
+    /// The file is read as a stream, a line at a time, and never held whole: a dataset of any
+    /// size loads in the memory of its longest line. A line a diagnostic points into is kept
+    /// (numbered as in the file) as long as the diagnostic lives.
     pub(crate) fn jsonl_tasks(&mut self, rel: &str, from: Option<(&Arc<SourceFile>, Span)>) {
-        let Some(bytes) = self.read_file(rel, from) else {
-            return;
+        use std::io::BufRead;
+
+        let path = self.root.join(rel);
+        let file = match std::fs::File::open(&path) {
+            Ok(f) if path.is_dir() => {
+                drop(f);
+                let e = std::io::Error::other("is a directory");
+                self.read_error(rel, &path, &e, from);
+                return;
+            }
+            Ok(f) => f,
+            Err(e) => {
+                self.read_error(rel, &path, &e, from);
+                return;
+            }
         };
-        // Decode line by line so one line of bad UTF-8 spoils only itself.
-        let mut text = String::with_capacity(bytes.len());
-        let mut lines: Vec<(usize, usize, Option<usize>)> = Vec::new();
-        for raw in bytes.split(|b| *b == b'\n') {
-            let start = text.len();
-            let bad = match std::str::from_utf8(raw) {
-                Ok(s) => {
-                    text.push_str(s);
-                    None
-                }
-                Err(e) => {
-                    text.push_str(&String::from_utf8_lossy(raw));
-                    Some(e.valid_up_to())
-                }
-            };
-            lines.push((start, text.len(), bad));
-            text.push('\n');
-        }
-        text.pop();
-        drop(bytes);
-        // One task per line at most: reserve once rather than doubling (a 20,000-line dataset
-        // would otherwise briefly hold its task list two and a half times).
-        self.reserve_tasks(lines.len());
-        let f = SourceFile::new(self.display(rel), text);
+        let name = self.display(rel);
+        let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
+        let mut raw = Vec::new();
+        let mut len = 0u64;
+        let mut line_no = 0usize;
         let mut index = 0usize;
-        for (start, end, bad) in lines {
-            let line = f.text[start..end].trim_end_matches('\r');
-            if line.trim().is_empty() {
+        loop {
+            raw.clear();
+            match reader.read_until(b'\n', &mut raw) {
+                Ok(0) => break,
+                Ok(n) => len += n as u64,
+                Err(e) => {
+                    self.read_error(rel, &path, &e, from);
+                    return;
+                }
+            }
+            line_no += 1;
+            if raw.last() == Some(&b'\n') {
+                raw.pop();
+            }
+            if raw.last() == Some(&b'\r') {
+                raw.pop();
+            }
+            if raw.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
             index += 1;
+            let (text, bad) = match std::str::from_utf8(&raw) {
+                Ok(s) => (s.to_owned(), None),
+                Err(e) => (
+                    String::from_utf8_lossy(&raw).into_owned(),
+                    Some(e.valid_up_to()),
+                ),
+            };
+            let f = SourceFile::part(name.clone(), text, line_no - 1);
+            let line: &str = &f.text;
             if let Some(at) = bad {
                 self.push(
                     Diagnostic::error("json-syntax", "line is not valid UTF-8")
-                        .at_span(&f, start + at..start + at + 1)
+                        .at_span(&f, at..at + 1)
                         .label("invalid byte"),
                 );
                 continue;
             }
+            if line.trim().is_empty() {
+                index -= 1;
+                continue;
+            }
             if let Err(e) = serde_json::from_str::<Value>(line) {
-                let at = start + e.column().saturating_sub(1);
+                let at = e.column().saturating_sub(1);
                 self.push(
                     Diagnostic::error("json-syntax", format!("invalid JSON: {}", json_message(&e)))
                         .at_span(&f, at..at + 1)
@@ -481,7 +507,7 @@ impl Loader {
                 );
                 continue;
             }
-            match json_tree(line, start) {
+            match json_tree(line, 0) {
                 Some(node) => {
                     if let Some((task, spans)) = self.sample(&f, rel, &node, index) {
                         self.add_task(task, spans);
@@ -489,10 +515,12 @@ impl Loader {
                 }
                 None => self.push(
                     Diagnostic::error("json-syntax", "could not read this line as JSON")
-                        .at_span(&f, start..end),
+                        .at_span(&f, 0..line.len()),
                 ),
             }
         }
+        self.hashed
+            .insert(rel.to_owned(), crate::files::Hashed::Streamed { path, len });
     }
 
     /// An inspect_ai sample: `id`, `input`, `target`, `metadata`, `choices`, plus verity's

@@ -354,55 +354,32 @@ fn run(a: RunArgs, config: &Config) -> Result<u8, Failure> {
             }
             let store = Store::open(&db)?;
             let id = store.resolve_run(run)?;
-            let meta = store.load_run(&id)?;
+            let meta = store.load_run_meta(&id)?;
             if meta.status == RunStatus::Completed {
                 eprintln!("run {id} is already complete; nothing to resume");
                 return Ok(exit::OK);
             }
-            let mut plan = verity_runner::plan_from_run(&meta);
+            let mut plan = verity_runner::plan_from_run(&meta, store.task_count(&id)?);
             plan.options.concurrency = settings.concurrency;
             (plan, true)
         }
         (None, Some(path)) => {
-            let mut suite = load_suite(path, color)?;
-            apply_overrides(&mut suite, &a);
-            let diags: Vec<_> = verity_suite::check(&suite)
-                .into_iter()
-                .filter(|d| d.is_error())
-                .collect();
-            if !diags.is_empty() {
-                for d in &diags {
-                    eprintln!("{}", d.render(color));
-                }
-                return Err(Failure::silent(exit::USAGE));
-            }
-            if suite.scorers.is_empty() {
-                eprintln!(
-                    "warning: suite `{}` has no scorers; every answer will pass (add [[scorers]] or --scorer)",
-                    suite.name
-                );
-            }
             let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-            let plan = verity_runner::plan(
-                suite,
-                &path.display().to_string(),
-                &PlanOptions {
-                    variants: a.variants.clone(),
-                    epochs: a.epochs,
-                    limit: a.limit,
-                    filter: a.filter.clone(),
-                    quick: a.quick,
-                    concurrency: settings.concurrency,
-                    shard,
-                },
-            )
-            .map_err(|e| Failure::usage(e.to_string()))?;
-            (plan, false)
+            let opts = PlanOptions {
+                variants: a.variants.clone(),
+                epochs: a.epochs,
+                limit: a.limit,
+                filter: a.filter.clone(),
+                quick: a.quick,
+                concurrency: settings.concurrency,
+                shard,
+            };
+            (stream_plan(path, &a, &opts, &db, color)?, false)
         }
         (None, None) => return Err(Failure::usage("name a suite to run, or --resume RUN")),
     };
     let run_id = plan.run_id.clone();
-    let code = execute_plan(
+    let result = execute_plan(
         plan,
         settings,
         config,
@@ -416,12 +393,94 @@ fn run(a: RunArgs, config: &Config) -> Result<u8, Failure> {
             format: a.format,
             out: a.out.clone(),
         },
-    )?;
+    );
+    if result.is_err() && !resume {
+        // A run that failed before its row was written leaves no staged tasks behind.
+        if let Ok(store) = Store::open(&db) {
+            let _ = store.discard_staged_tasks(&run_id);
+        }
+    }
+    let code = result?;
     if code != exit::OK {
         return Ok(code);
     }
     let store = Store::open(&db)?;
     gate(&store, &run_id, None, a.fail_under)
+}
+
+/// Loads the suite at `path` for a new run, streaming its tasks into the database as they
+/// are read and checked (only those the run selects are kept), so a dataset of any size runs
+/// in the same memory. On any problem nothing stays in the database.
+fn stream_plan(
+    path: &Path,
+    a: &RunArgs,
+    opts: &PlanOptions,
+    db: &Path,
+    color: bool,
+) -> Result<verity_runner::Plan, Failure> {
+    struct Sink<'a, 'd> {
+        stage: verity_store::TaskStage<'d>,
+        args: &'a RunArgs,
+        opts: &'a PlanOptions,
+        filter: Option<verity_runner::TaskFilter>,
+    }
+    impl verity_suite::TaskSink for Sink<'_, '_> {
+        fn start(&mut self, suite: &mut Suite) -> Result<(), String> {
+            apply_overrides(suite, self.args);
+            self.filter =
+                Some(verity_runner::TaskFilter::new(suite, self.opts).map_err(|e| e.to_string())?);
+            Ok(())
+        }
+        fn put(&mut self, task: &verity_model::Task) -> Result<(), verity_suite::SinkError> {
+            let keep = self.filter.as_mut().is_some_and(|f| f.accept(&task.id));
+            match self.stage.put(task, keep) {
+                Ok(()) => Ok(()),
+                Err(verity_store::StageError::Duplicate { first, .. }) => {
+                    Err(verity_suite::SinkError::Duplicate { first })
+                }
+                Err(verity_store::StageError::Store(e)) => {
+                    Err(verity_suite::SinkError::Failed(e.to_string()))
+                }
+            }
+        }
+    }
+
+    let mut store = Store::open(db)?;
+    let run_id = verity_runner::new_run_id();
+    let mut sink = Sink {
+        stage: store.stage_tasks(&run_id)?,
+        args: a,
+        opts,
+        filter: None,
+    };
+    let suite = match verity_suite::load_streaming(path, &mut sink) {
+        Ok(loaded) => {
+            for w in &loaded.warnings {
+                eprintln!("{}", w.render(color));
+            }
+            loaded.suite
+        }
+        Err(diags) => {
+            // Dropping the stage rolls back whatever was staged.
+            eprintln!("{}", diags.render(color));
+            return Err(Failure::silent(exit::USAGE));
+        }
+    };
+    if sink.stage.is_empty() {
+        return Err(Failure::usage(verity_runner::no_task_error().to_string()));
+    }
+    if suite.scorers.is_empty() {
+        eprintln!(
+            "warning: suite `{}` has no scorers; every answer will pass (add [[scorers]] or --scorer)",
+            suite.name
+        );
+    }
+    let (mut plan, _) = verity_runner::plan_variants(suite, &path.display().to_string(), opts)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let stored = sink.stage.commit()?;
+    plan.run_id = run_id;
+    plan.stored_tasks = Some(stored);
+    Ok(plan)
 }
 
 struct Output {
@@ -453,8 +512,8 @@ fn execute_plan(
         plan.options.concurrency = plan.options.concurrency.max(p);
     }
     let prices = config.prices();
+    let store = Store::open(db)?;
     let skip: HashSet<SampleKey> = if resume || only.is_some() {
-        let store = Store::open(db)?;
         let done = store.completed_keys(&plan.run_id)?;
         match &only {
             Some(o) => done.into_iter().filter(|k| !o.contains(k)).collect(),
@@ -463,8 +522,9 @@ fn execute_plan(
     } else {
         HashSet::new()
     };
-    let est = verity_runner::estimate(&plan, &providers, &prices, &skip)
+    let est = verity_runner::estimate(&plan, &providers, &prices, &skip, Some(&store))
         .map_err(|e| Failure::usage(e.to_string()))?;
+    drop(store);
     if settings.cache != CacheMode::Replay {
         let cost = match est.cost {
             Some(c) => format!("~${c:.4}"),
@@ -549,9 +609,9 @@ fn execute_plan(
     })?;
 
     let store = Store::open(db)?;
-    let meta = store.load_run(&run_id)?;
-    // Rendering needs every sample in memory; a quiet run that writes no report files does not
-    // load them, so its memory stays flat however large the run.
+    let mut meta = store.load_run_meta(&run_id)?;
+    // Rendering needs every task and sample in memory; a quiet run that writes no report files
+    // does not load them, so its memory stays flat however large the run.
     let renders =
         !quiet || (out.format.is_some() && out.out.is_some()) || !meta.suite.report.is_empty();
     // The exit code, after saying how to finish an interrupted run.
@@ -569,6 +629,7 @@ fn execute_plan(
     if !renders {
         return Ok(finish());
     }
+    meta.suite.tasks = store.load_tasks(&run_id)?;
     let samples = store.load_samples(&run_id, None)?;
     let groups = store.load_groups(&run_id, None)?;
     let view = verity_report::RunView::new(&meta, &samples, &groups);
@@ -673,7 +734,7 @@ fn gate(
     let Some(min) = fail_under else {
         return Ok(exit::OK);
     };
-    let meta = store.load_run(run_id)?;
+    let meta = store.load_run_meta(run_id)?;
     let counts = store.outcome_counts(run_id, scoring.unwrap_or(meta.scoring))?;
     let mut failed = false;
     for (variant, rate, _) in pass_rates(meta.suite.outcome.errors, &counts) {
@@ -819,7 +880,7 @@ fn retry(a: RetryArgs, config: &Config) -> Result<u8, Failure> {
     let db = a.db.path(config);
     let store = open_existing(&db)?;
     let id = store.resolve_run(&a.run)?;
-    let meta = store.load_run(&id)?;
+    let meta = store.load_run_meta(&id)?;
     let failed: HashSet<SampleKey> = store.failed_keys(&id)?.into_iter().collect();
     if failed.is_empty() {
         eprintln!(
@@ -834,7 +895,7 @@ fn retry(a: RetryArgs, config: &Config) -> Result<u8, Failure> {
     if settings.cache == CacheMode::Live {
         settings.cache = CacheMode::Refresh;
     }
-    let mut plan = verity_runner::plan_from_run(&meta);
+    let mut plan = verity_runner::plan_from_run(&meta, store.task_count(&id)?);
     plan.options.concurrency = settings.concurrency;
     drop(store);
     execute_plan(

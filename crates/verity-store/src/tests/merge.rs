@@ -379,7 +379,7 @@ fn missing_mismatched_and_duplicate_shards_are_errors_that_write_nothing() {
     variants.hash = "suite-hash";
     let vpath = d.join("variants.db");
     {
-        let s = Store::open(&vpath).unwrap();
+        let mut s = Store::open(&vpath).unwrap();
         let mut m = shard_meta(&variants);
         m.models.insert("b".into(), "mock/other".into());
         s.insert_run(&m).unwrap();
@@ -390,7 +390,7 @@ fn missing_mismatched_and_duplicate_shards_are_errors_that_write_nothing() {
     // Shards whose task counts cannot come from one suite (shard 3/3 larger than 1/3).
     let lopsided = d.join("lopsided.db");
     {
-        let s = Store::open(&lopsided).unwrap();
+        let mut s = Store::open(&lopsided).unwrap();
         let mut m = shard_meta(&spec("s2l", 2));
         m.suite
             .tasks

@@ -433,3 +433,120 @@ fn budget_and_config_file() {
         stderr(&out)
     );
 }
+
+fn task_rows(db: &std::path::Path) -> (i64, i64) {
+    let c = rusqlite::Connection::open(db).unwrap();
+    let q = |sql: &str| c.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+    (
+        q("SELECT count(*) FROM tasks"),
+        q("SELECT count(*) FROM runs"),
+    )
+}
+
+/// A run streams its suite into the database a batch at a time: problems found in a later
+/// batch (a duplicate id far down the file, a line that is not JSON) still fail the run with
+/// their file:line:column, and nothing the load staged is left behind.
+#[test]
+fn a_streamed_suite_fails_whole_and_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    slow_suite(dir.path(), 2500, 0);
+    let tasks = dir.path().join("s/tasks.jsonl");
+    let mut text = std::fs::read_to_string(&tasks).unwrap();
+    // Line 2501 repeats the id of line 3, two batches later.
+    text.push_str("{\"id\": \"t002\", \"input\": \"again\", \"target\": \"x\"}\n");
+    std::fs::write(&tasks, &text).unwrap();
+    let db = dir.path().join("v.db");
+    let out = verity(dir.path())
+        .args(["run", "s", "--quiet", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("duplicate task id `t002`"), "{err}");
+    assert!(err.contains("tasks.jsonl:2501:"), "{err}");
+    assert!(err.contains("first defined at s/tasks.jsonl:3:"), "{err}");
+    assert_eq!(task_rows(&db), (0, 0));
+
+    // The same with the duplicate gone but a broken line near the end.
+    text.truncate(text.rfind("{\"id\": \"t002\"").unwrap());
+    text.push_str("{\"id\": \"late\", \"input\": oops}\n");
+    std::fs::write(&tasks, &text).unwrap();
+    let out = verity(dir.path())
+        .args(["run", "s", "--quiet", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("tasks.jsonl:2501:"), "{err}");
+    assert_eq!(task_rows(&db), (0, 0));
+
+    // A run that cannot start after its suite loaded (no API key) leaves no tasks either.
+    text.truncate(text.rfind("{\"id\": \"late\"").unwrap());
+    std::fs::write(&tasks, &text).unwrap();
+    let out = verity(dir.path())
+        .args([
+            "run",
+            "s",
+            "--quiet",
+            "--provider",
+            "openai",
+            "--model",
+            "gpt-4o-mini",
+        ])
+        .env_remove("OPENAI_API_KEY")
+        .arg("--db")
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("OPENAI_API_KEY"), "{}", stderr(&out));
+    assert_eq!(task_rows(&db), (0, 0));
+}
+
+/// The selection (`--filter`, `--limit`, `--shard`) is applied while the suite streams in;
+/// the run stores only the tasks it takes, in suite order, and runs exactly those.
+#[test]
+fn a_streamed_run_stores_and_runs_only_its_selection() {
+    let dir = tempfile::tempdir().unwrap();
+    slow_suite(dir.path(), 2300, 0);
+    let db = dir.path().join("v.db");
+    run_ok(
+        verity(dir.path())
+            .args([
+                "run", "s", "--quiet", "--filter", "t1*", "--limit", "700", "--shard", "2/3",
+                "--db",
+            ])
+            .arg(&db),
+    );
+    // t1, t10…t19, t100…t199, t1000…t1999 in file order: the first 700 of those, every
+    // third from the second.
+    let matching: Vec<String> = (0..2300)
+        .map(|i| format!("t{i:03}"))
+        .filter(|id| id.starts_with("t1"))
+        .take(700)
+        .collect();
+    let want: Vec<&String> = matching.iter().skip(1).step_by(3).collect();
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let stored: Vec<String> = c
+        .prepare("SELECT task_id FROM tasks ORDER BY idx")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(stored.iter().collect::<Vec<_>>(), want);
+    let samples: i64 = c
+        .query_row(
+            "SELECT count(*) FROM scores WHERE outcome = 'pass'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(samples as usize, want.len());
+    let total: i64 = c
+        .query_row("SELECT total_samples FROM runs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(total as usize, want.len());
+}
