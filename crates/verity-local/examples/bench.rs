@@ -2,15 +2,16 @@
 //!
 //! ```text
 //! cargo build --release -p verity-local --example bench
-//! /usr/bin/time -v target/release/examples/bench qwen2.5-coder-0.5b-instruct [--reps 5] [--samples 60] [--batch 8]
+//! /usr/bin/time -v target/release/examples/bench qwen2.5-coder-0.5b-instruct [--reps 5] [--samples 60] [--batch 8] [--prefix-cache-mb 64]
 //! ```
 //!
 //! Measures, with medians over `--reps` runs: load time; prefill tokens/s of a ~40-token and a
 //! ~400-token chat prompt; single-stream greedy decode tokens/s (64 tokens, end of turn
 //! ignored so every run decodes the same count); then the aggregate throughput of `--samples`
 //! different prompts submitted at once through the provider (continuous batching, `--batch`
-//! sequences per forward pass), against the same run with `batch = 1`. Peak memory comes from
-//! `/usr/bin/time -v`.
+//! sequences per forward pass), against the same run with `batch = 1`; both with the prefix
+//! cache of `--prefix-cache-mb` (0: off; it reports how many prompt tokens were reused). Peak
+//! memory comes from `/usr/bin/time -v`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -36,13 +37,13 @@ fn arg(args: &[String], name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn spec(model: &str, batch: usize) -> ProviderSpec {
+fn spec(model: &str, batch: usize, prefix_cache_mb: usize) -> ProviderSpec {
     ProviderSpec {
         kind: "local".into(),
         model: Some(model.into()),
         base_url: None,
         api_key_env: None,
-        options: json!({"batch": batch})
+        options: json!({"batch": batch, "prefix_cache_mb": prefix_cache_mb})
             .as_object()
             .cloned()
             .unwrap_or_default(),
@@ -99,8 +100,9 @@ fn suite_prompts(n: usize) -> Vec<String> {
         .collect()
 }
 
-/// Runs `reqs` all at once and returns (wall time, output tokens, mean max batch).
-fn run_all(p: &LocalProvider, reqs: &[GenerateRequest]) -> (Duration, u64, f64) {
+/// Runs `reqs` all at once and returns (wall time, output tokens, mean max batch, prompt
+/// tokens, prompt tokens reused from the prefix cache).
+fn run_all(p: &LocalProvider, reqs: &[GenerateRequest]) -> (Duration, u64, f64, u64, u64) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -117,16 +119,18 @@ fn run_all(p: &LocalProvider, reqs: &[GenerateRequest]) -> (Duration, u64, f64) 
     });
     let wall = start.elapsed();
     let tokens = gens.iter().map(|g| g.usage.output_tokens).sum();
-    let batch: f64 = gens
+    let raw = |g: &verity_model::Generation, key: &str| {
+        serde_json::from_str::<serde_json::Value>(&g.raw).unwrap()[key]
+            .as_f64()
+            .unwrap_or(0.0)
+    };
+    let batch: f64 = gens.iter().map(|g| raw(g, "max_batch")).sum::<f64>() / gens.len() as f64;
+    let prompt = gens.iter().map(|g| g.usage.input_tokens).sum();
+    let reused = gens
         .iter()
-        .map(|g| {
-            serde_json::from_str::<serde_json::Value>(&g.raw).unwrap()["max_batch"]
-                .as_f64()
-                .unwrap_or(1.0)
-        })
-        .sum::<f64>()
-        / gens.len() as f64;
-    (wall, tokens, batch)
+        .map(|g| raw(g, "reused_prompt_tokens") as u64)
+        .sum();
+    (wall, tokens, batch, prompt, reused)
 }
 
 fn main() {
@@ -139,9 +143,14 @@ fn main() {
     let samples = arg(&args, "--samples", 60);
     let batch = arg(&args, "--batch", 8);
     let max_new = arg(&args, "--tokens", 64) as u32;
+    let prefix_mb = arg(
+        &args,
+        "--prefix-cache-mb",
+        verity_local::DEFAULT_PREFIX_CACHE_MB,
+    );
 
     let t = Instant::now();
-    let p = LocalProvider::from_spec(&spec(&model, batch)).expect("load");
+    let p = LocalProvider::from_spec(&spec(&model, batch, prefix_mb)).expect("load");
     let load = t.elapsed();
     let l = p.loaded();
     let m = &l.model;
@@ -215,16 +224,16 @@ fn main() {
         .enumerate()
         .map(|(i, p)| request(i, p, max_new))
         .collect();
-    let (wall, tokens, mb) = run_all(&p, &reqs);
+    let (wall, tokens, mb, prompt, reused) = run_all(&p, &reqs);
     let agg = tokens as f64 / wall.as_secs_f64();
     println!(
-        "aggregate, {samples} prompts at once, batch {batch}: {tokens} tokens in {:.1} s = {agg:.1} tok/s (mean max batch {mb:.1})",
+        "aggregate, {samples} prompts at once, batch {batch}: {tokens} tokens in {:.1} s = {agg:.1} tok/s (mean max batch {mb:.1}; prefix cache {prefix_mb} MiB reused {reused} of {prompt} prompt tokens)",
         wall.as_secs_f64()
     );
     drop(p);
-    let p1 = LocalProvider::from_spec(&spec(&model, 1)).expect("load");
+    let p1 = LocalProvider::from_spec(&spec(&model, 1, prefix_mb)).expect("load");
     let n1 = samples.min(12);
-    let (wall1, tokens1, _) = run_all(&p1, &reqs[..n1]);
+    let (wall1, tokens1, _, _, _) = run_all(&p1, &reqs[..n1]);
     let agg1 = tokens1 as f64 / wall1.as_secs_f64();
     println!(
         "aggregate, first {n1} prompts, batch 1: {tokens1} tokens in {:.1} s = {agg1:.1} tok/s; batching gain {:.2}x (vs single-stream decode {:.2}x)",

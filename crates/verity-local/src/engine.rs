@@ -52,6 +52,9 @@ pub struct Output {
     /// The largest number of sequences this request shared a forward pass with (itself
     /// included).
     pub max_batch: usize,
+    /// Prompt tokens whose attention state came from an earlier prompt with the same start
+    /// instead of being computed.
+    pub reused_prompt_tokens: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -69,13 +72,98 @@ pub struct EngineConfig {
     /// At most this many prompt tokens of one sequence per step (longer prompts are prefilled
     /// in chunks, which gives identical results).
     pub prefill_chunk: usize,
+    /// Bytes of recent prompts' attention caches kept for reuse ([`PrefixCache`]); 0 turns
+    /// reuse off.
+    pub prefix_cache_bytes: usize,
+}
+
+/// A new prompt reuses a cached prompt's attention state only for at least this many tokens.
+const MIN_REUSE: usize = 4;
+
+/// The attention caches of recently prefilled prompts, so a new prompt that starts the same
+/// way (the chat template and system prompt, a suite's shared instructions) feeds only the
+/// tokens after the common part. A position's keys and values depend only on the tokens up to
+/// it, and every row of a forward pass is computed the same way whatever else is in it, so the
+/// reused state is bit for bit what feeding the prefix again would give: answers do not change
+/// (tested), only the prefill work. Least recently used entries go first; it never holds more
+/// than its byte budget.
+struct PrefixCache {
+    /// Most recently used last.
+    entries: Vec<(Vec<u32>, KvCache)>,
+    bytes: usize,
+    max_bytes: usize,
+}
+
+impl PrefixCache {
+    fn new(max_bytes: usize) -> PrefixCache {
+        PrefixCache {
+            entries: Vec::new(),
+            bytes: 0,
+            max_bytes,
+        }
+    }
+
+    /// The state after the longest cached prefix of `prompt`, leaving at least its last token
+    /// to feed (that token's logits are the first answer).
+    fn lookup(&mut self, prompt: &[u32]) -> Option<KvCache> {
+        let limit = prompt.len().saturating_sub(1);
+        let (i, n) = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, (t, _))| {
+                let common = t.iter().zip(prompt).take_while(|(a, b)| a == b).count();
+                (i, common.min(limit))
+            })
+            .max_by_key(|&(i, n)| (n, i))?;
+        if n < MIN_REUSE {
+            return None;
+        }
+        let entry = self.entries.remove(i);
+        let reused = entry.1.prefix(n);
+        self.entries.push(entry);
+        Some(reused)
+    }
+
+    /// Keeps the state of a fully fed prompt. An entry it extends is replaced.
+    fn insert(&mut self, prompt: &[u32], cache: &KvCache) {
+        let size = cache.bytes();
+        if size > self.max_bytes || prompt.len() < MIN_REUSE {
+            return;
+        }
+        let mut i = 0;
+        while i < self.entries.len() {
+            let t = &self.entries[i].0;
+            if t.len() <= prompt.len() && prompt.starts_with(t) {
+                self.bytes -= self.entries[i].1.bytes();
+                self.entries.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        if self
+            .entries
+            .iter()
+            .any(|(t, _)| t.len() >= prompt.len() && t.starts_with(prompt))
+        {
+            return;
+        }
+        while self.bytes + size > self.max_bytes && !self.entries.is_empty() {
+            let (_, old) = self.entries.remove(0);
+            self.bytes -= old.bytes();
+        }
+        self.bytes += size;
+        self.entries
+            .push((prompt.to_vec(), cache.prefix(prompt.len())));
+    }
 }
 
 struct Seq {
     job: Job,
     cache: KvCache,
-    /// Prompt tokens not yet fed.
+    /// Prompt tokens fed so far (the first `reused` of them from the prefix cache).
     fed: usize,
+    reused: usize,
     generated: Vec<u32>,
     rng: u64,
     admitted: Instant,
@@ -164,6 +252,7 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
     let mut active: Vec<Seq> = Vec::new();
     let model = &loaded.model;
     let tok = &loaded.tokenizer;
+    let mut prefixes = PrefixCache::new(cfg.prefix_cache_bytes);
     loop {
         if active.is_empty() && waiting.is_empty() {
             match rx.recv() {
@@ -189,10 +278,18 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
                 continue;
             }
             let rng = job.sampling.seed;
+            let (cache, fed) = match prefixes.lookup(&job.prompt) {
+                Some(c) => {
+                    let n = c.len;
+                    (c, n)
+                }
+                None => (KvCache::new(&model.cfg), 0),
+            };
             active.push(Seq {
+                reused: fed,
                 job,
-                cache: KvCache::new(&model.cfg),
-                fed: 0,
+                cache,
+                fed,
                 generated: Vec::new(),
                 rng,
                 admitted: Instant::now(),
@@ -229,6 +326,9 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
                 s.fed += inputs[i].len();
                 if s.fed < s.job.prompt.len() {
                     continue; // more prompt to feed
+                }
+                if cfg.prefix_cache_bytes > 0 {
+                    prefixes.insert(&s.job.prompt, &s.cache);
                 }
             }
             let next = sample(&lg, &s.job.sampling, &mut s.rng);
@@ -279,6 +379,7 @@ fn finish(s: &Seq, tok: &crate::tokenizer::Tokenizer, reason: &'static str) -> O
         decode: first.elapsed(),
         queued: s.queued,
         max_batch: s.max_batch,
+        reused_prompt_tokens: s.reused,
     }
 }
 
@@ -338,6 +439,36 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prefix_cache_reuses_the_longest_common_start_within_its_budget() {
+        // 2 layers, 3 keys and 3 values per position: 48 bytes per position.
+        let cache = |len: usize| KvCache::filled(2, 3, len);
+        let mut pc = PrefixCache::new(48 * 40);
+        assert!(pc.lookup(&[1, 2, 3, 4, 5]).is_none());
+        pc.insert(&[1, 2, 3, 4, 5, 6, 7, 8], &cache(8));
+        // Shares 6 tokens; the whole prompt is never reused, its last token must be fed.
+        assert_eq!(pc.lookup(&[1, 2, 3, 4, 5, 6, 9]).map(|c| c.len), Some(6));
+        assert_eq!(pc.lookup(&[1, 2, 3, 4, 5, 6, 7, 8]).map(|c| c.len), Some(7));
+        // Fewer than MIN_REUSE tokens in common: nothing.
+        assert!(pc.lookup(&[1, 2, 3, 9, 9]).is_none());
+        // A longer prompt with the same start replaces the entry it extends.
+        pc.insert(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], &cache(10));
+        assert_eq!(pc.entries.len(), 1);
+        assert_eq!(pc.bytes, 480);
+        // A prefix of a cached prompt adds nothing.
+        pc.insert(&[1, 2, 3, 4, 5], &cache(5));
+        assert_eq!(pc.entries.len(), 1);
+        // Over budget, the least recently used goes.
+        pc.insert(&[7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7], &cache(12));
+        pc.insert(&[8; 20], &cache(20));
+        assert!(pc.bytes <= 48 * 40, "{}", pc.bytes);
+        assert!(pc.lookup(&[1, 2, 3, 4, 5, 6, 7]).is_none());
+        assert_eq!(pc.lookup(&[7, 7, 7, 7, 7, 0]).map(|c| c.len), Some(5));
+        // An entry larger than the whole budget is not kept.
+        pc.insert(&[5; 50], &cache(50));
+        assert!(pc.lookup(&[5; 10]).is_none());
+    }
 
     #[test]
     fn greedy_is_argmax_and_ignores_nan() {

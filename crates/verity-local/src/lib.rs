@@ -35,7 +35,8 @@ pub mod tokenizer;
 pub mod tools;
 
 pub use crate::provider::{
-    DEFAULT_BATCH, DEFAULT_CONTEXT, DEFAULT_MAX_TOKENS, LocalOptions, LocalProvider,
+    DEFAULT_BATCH, DEFAULT_CONTEXT, DEFAULT_MAX_TOKENS, DEFAULT_PREFIX_CACHE_MB, LocalOptions,
+    LocalProvider,
 };
 pub use crate::store::{
     DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelInfo, StoreError, default_models_dir, list, pull,

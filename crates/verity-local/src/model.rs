@@ -90,6 +90,45 @@ impl KvCache {
             len: 0,
         }
     }
+
+    /// The first `n` positions (at most `len`) as a cache of their own: the state after
+    /// feeding only those tokens, since a position's keys and values depend on nothing after it.
+    pub fn prefix(&self, n: usize) -> KvCache {
+        let n = n.min(self.len);
+        let cut = |rows: &Vec<Vec<f32>>| {
+            rows.iter()
+                .map(|r| {
+                    let per = r.len().checked_div(self.len).unwrap_or(0);
+                    r[..per * n].to_vec()
+                })
+                .collect()
+        };
+        KvCache {
+            k: cut(&self.k),
+            v: cut(&self.v),
+            len: n,
+        }
+    }
+
+    /// A cache of `len` positions with `per` values per position in each of `layers` layers
+    /// (position `p` holds the value `p`), for tests.
+    #[cfg(test)]
+    pub(crate) fn filled(layers: usize, per: usize, len: usize) -> KvCache {
+        let rows: Vec<Vec<f32>> = (0..layers)
+            .map(|_| (0..len * per).map(|i| (i / per) as f32).collect())
+            .collect();
+        KvCache {
+            k: rows.clone(),
+            v: rows,
+            len,
+        }
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        let f = |rows: &Vec<Vec<f32>>| rows.iter().map(|r| r.len() * 4).sum::<usize>();
+        f(&self.k) + f(&self.v)
+    }
 }
 
 fn stack(mats: &[QMat]) -> Result<QMat, String> {

@@ -20,6 +20,9 @@ pub const DEFAULT_MAX_TOKENS: u32 = 512;
 pub const DEFAULT_BATCH: usize = 8;
 /// Context (prompt + answer) when the spec sets no `max_context` (and the model allows it).
 pub const DEFAULT_CONTEXT: usize = 4096;
+/// MiB of prompt attention state kept for reuse when the spec sets no `prefix_cache_mb`
+/// (Qwen 0.5B: 24 KiB per token, so a few thousand prompt tokens).
+pub const DEFAULT_PREFIX_CACHE_MB: usize = 64;
 
 /// Runs a small instruct model in-process on the CPU.
 ///
@@ -32,6 +35,9 @@ pub const DEFAULT_CONTEXT: usize = 4096;
 /// * `batch` — most sequences decoded together in one forward pass (default 8; 1 disables
 ///   batching);
 /// * `max_context` — prompt + answer tokens per sequence (default 4096, at most the model's);
+/// * `prefix_cache_mb` — MiB of recent prompts' attention state kept so that a prompt starting
+///   like an earlier one (chat template, system prompt, shared instructions) prefills only the
+///   rest (default 64; 0 turns it off); answers are bit-identical either way;
 /// * `models_dir` — where known models live (default `$VERITY_MODELS_DIR` or
 ///   `~/.cache/verity/models`);
 /// * `pull` — fetch a known model that is absent (default true; false makes it an error).
@@ -74,6 +80,7 @@ struct EngineKey {
     threads: usize,
     batch: usize,
     context: usize,
+    prefix_cache_mb: usize,
 }
 
 fn engines() -> &'static Mutex<HashMap<EngineKey, Weak<Engine>>> {
@@ -87,14 +94,23 @@ pub struct LocalOptions {
     pub threads: usize,
     pub batch: usize,
     pub max_context: usize,
+    /// MiB of recent prompts' attention state kept so prompts that start the same way skip
+    /// that part of their prefill (0: off). Answers are the same either way.
+    pub prefix_cache_mb: usize,
     pub models_dir: PathBuf,
     pub pull: bool,
 }
 
 impl LocalOptions {
     /// The options this provider understands.
-    pub const KNOWN: &'static [&'static str] =
-        &["threads", "batch", "max_context", "models_dir", "pull"];
+    pub const KNOWN: &'static [&'static str] = &[
+        "threads",
+        "batch",
+        "max_context",
+        "prefix_cache_mb",
+        "models_dir",
+        "pull",
+    ];
 
     pub fn from_spec(spec: &ProviderSpec) -> Result<LocalOptions, ProviderError> {
         if let Some(key) = spec
@@ -136,6 +152,7 @@ impl LocalOptions {
             threads: int("threads", 1, 256)?.unwrap_or(cpus),
             batch: int("batch", 1, 64)?.unwrap_or(DEFAULT_BATCH),
             max_context: int("max_context", 16, 1 << 20)?.unwrap_or(DEFAULT_CONTEXT),
+            prefix_cache_mb: int("prefix_cache_mb", 0, 1 << 16)?.unwrap_or(DEFAULT_PREFIX_CACHE_MB),
             models_dir: match spec.options.get("models_dir") {
                 None => store::default_models_dir(),
                 Some(Value::String(s)) if !s.is_empty() => PathBuf::from(s),
@@ -246,6 +263,7 @@ fn shared_engine(
         threads: opts.threads,
         batch: opts.batch,
         context: opts.max_context,
+        prefix_cache_mb: opts.prefix_cache_mb,
     };
     // Held while loading, so concurrent builders of the same model load it once.
     let mut map = engines().lock().unwrap_or_else(|e| e.into_inner());
@@ -264,6 +282,7 @@ fn shared_engine(
         batch: opts.batch,
         context,
         prefill_chunk: 512,
+        prefix_cache_bytes: opts.prefix_cache_mb << 20,
     };
     let engine = Arc::new(Engine::start(Arc::new(loaded), cfg, pool).map_err(EngineError::Thread)?);
     map.retain(|_, w| w.strong_count() > 0);
@@ -362,6 +381,7 @@ impl Provider for LocalProvider {
                 "prefill_ms": out.prefill.as_secs_f64() * 1e3,
                 "decode_ms": out.decode.as_secs_f64() * 1e3,
                 "max_batch": out.max_batch,
+                "reused_prompt_tokens": out.reused_prompt_tokens,
             })
             .to_string();
             let (text, tool_calls) = if req.tools.is_empty() {

@@ -5,7 +5,7 @@ use verity_local::loaded::Loaded;
 use verity_local::model::KvCache;
 use verity_model::{GenParams, Provider};
 
-use crate::{QWEN, SMOL, generate_all, greedy, model_path, provider, request};
+use crate::{QWEN, SMOL, generate_all, greedy, model_path, provider, provider_with, request};
 
 const PROMPTS: &[&str] = &[
     "What is the capital of France? Answer in one word.",
@@ -68,6 +68,53 @@ fn batch_invariance(name: &str) {
     }
     // Different prompts give different answers (the test above is not vacuous).
     assert!(alone.iter().collect::<std::collections::HashSet<_>>().len() > 1);
+}
+
+/// Prompts that start the same way (chat template, system prompt, shared instructions) reuse
+/// the attention state of earlier ones, one after another and batched together, and every
+/// answer is exactly the one computed from scratch.
+#[test]
+fn smollm2_prefix_reuse_changes_no_answer() {
+    let fresh = provider_with(
+        SMOL,
+        serde_json::json!({"batch": 4, "pull": false, "prefix_cache_mb": 0}),
+    );
+    let reuse = provider_with(
+        SMOL,
+        serde_json::json!({"batch": 4, "pull": false, "prefix_cache_mb": 64}),
+    );
+    let shared = "You review answers for a quiz. Be brief and exact, and do not explain.\n\n";
+    let prompts: Vec<String> = PROMPTS.iter().map(|p| format!("{shared}{p}")).collect();
+    let reqs: Vec<_> = prompts.iter().map(|q| request(q, greedy(24))).collect();
+    let want: Vec<String> = reqs
+        .iter()
+        .map(|r| {
+            let g = &generate_all(&fresh, std::slice::from_ref(r))[0];
+            assert_eq!(raw(g)["reused_prompt_tokens"], 0);
+            g.text.clone()
+        })
+        .collect();
+    for (i, r) in reqs.iter().enumerate() {
+        let g = &generate_all(&reuse, std::slice::from_ref(r))[0];
+        assert_eq!(g.text, want[i], "prompt {i} after the others' prefixes");
+        let reused = raw(g)["reused_prompt_tokens"].as_u64().unwrap();
+        let prompt = raw(g)["prompt_tokens"].as_u64().unwrap();
+        if i == 0 {
+            assert_eq!(reused, 0);
+        } else {
+            // At least the chat template, the system prompt and the shared instruction.
+            assert!(reused > 30 && reused < prompt, "{reused} of {prompt}");
+        }
+    }
+    // Again, all at once: the whole prompts are cached now, only the last token is fed.
+    let batched = generate_all(&reuse, &reqs);
+    for (i, g) in batched.iter().enumerate() {
+        assert_eq!(g.text, want[i], "prompt {i} batched");
+        assert_eq!(
+            raw(g)["reused_prompt_tokens"].as_u64().unwrap() + 1,
+            raw(g)["prompt_tokens"].as_u64().unwrap()
+        );
+    }
 }
 
 #[test]

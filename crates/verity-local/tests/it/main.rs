@@ -34,16 +34,18 @@ pub fn model_path(name: &str) -> PathBuf {
 }
 
 pub fn provider(name: &str, batch: usize) -> LocalProvider {
+    provider_with(name, json!({"batch": batch, "pull": false}))
+}
+
+/// A provider with these options.
+pub fn provider_with(name: &str, options: serde_json::Value) -> LocalProvider {
     model_path(name);
     let spec = ProviderSpec {
         kind: "local".into(),
         model: Some(name.into()),
         base_url: None,
         api_key_env: None,
-        options: json!({"batch": batch, "pull": false})
-            .as_object()
-            .cloned()
-            .unwrap_or_default(),
+        options: options.as_object().cloned().unwrap_or_default(),
     };
     LocalProvider::from_spec(&spec).unwrap()
 }
