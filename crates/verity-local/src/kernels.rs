@@ -215,9 +215,25 @@ pub fn matmul(w: &QMat, x: &QRows, out: &mut [f32]) {
             let cols = dst.len() / m;
             columns(w, x, j0, cols, dst);
         });
-    for (j, col) in tmp.chunks_exact(m).enumerate() {
-        for (r, &v) in col.iter().enumerate() {
-            out[r * n + j] = v;
+    transpose_into(&tmp, m, n, out);
+}
+
+/// Columns per tile of [`transpose_into`]: a tile of `tmp` (`TILE · m` values) stays in L1.
+const TILE: usize = 64;
+
+/// `out[r·n + j] = tmp[j·m + r]`, tile by tile. Copying column by column instead writes every
+/// row at a stride of `n` values, a cache line and often a page per value: for a 41-row
+/// prefill that took a tenth of the time. Here each tile of `tmp` is contiguous and each row
+/// of the tile is written as one run.
+fn transpose_into(tmp: &[f32], m: usize, n: usize, out: &mut [f32]) {
+    for (t, tile) in tmp.chunks(TILE * m).enumerate() {
+        let j0 = t * TILE;
+        let cols = tile.len() / m;
+        for r in 0..m {
+            let row = &mut out[r * n + j0..r * n + j0 + cols];
+            for (c, o) in row.iter_mut().enumerate() {
+                *o = tile[c * m + r];
+            }
         }
     }
 }
@@ -463,6 +479,23 @@ mod avx512 {
                 }
             }
             t0 = t1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod transpose_tests {
+    #[test]
+    fn transpose_matches_the_definition_for_ragged_tiles() {
+        for (m, n) in [(1, 5), (3, 64), (41, 130), (8, 1)] {
+            let tmp: Vec<f32> = (0..m * n).map(|i| i as f32).collect();
+            let mut out = vec![0f32; m * n];
+            super::transpose_into(&tmp, m, n, &mut out);
+            for r in 0..m {
+                for j in 0..n {
+                    assert_eq!(out[r * n + j], tmp[j * m + r], "m={m} n={n} r={r} j={j}");
+                }
+            }
         }
     }
 }
