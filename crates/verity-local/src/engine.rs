@@ -87,6 +87,25 @@ const MIN_REUSE: usize = 4;
 /// reused state is bit for bit what feeding the prefix again would give: answers do not change
 /// (tested), only the prefill work. Least recently used entries go first; it never holds more
 /// than its byte budget.
+/// How many leading tokens `a` and `b` share.
+fn common_prefix(a: &[u32], b: &[u32]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Whether a waiting `prompt` should stay queued for a step because an active sequence is
+/// still prefilling a longer common start than the cache holds: once that prefill ends its
+/// state is cached and this prompt skips it. A burst of requests (every run starts with one)
+/// would otherwise prefill the shared template and instructions once per sequence. Only
+/// timing changes, never an answer; it waits at most until that prefill is done.
+fn worth_waiting(prompt: &[u32], active: &[Seq], prefixes: &PrefixCache) -> bool {
+    let cached = prefixes.reusable(prompt);
+    let limit = prompt.len().saturating_sub(1);
+    active.iter().any(|s| {
+        s.fed < s.job.prompt.len()
+            && common_prefix(&s.job.prompt, prompt).min(limit) >= cached + MIN_REUSE
+    })
+}
+
 struct PrefixCache {
     /// Most recently used last.
     entries: Vec<(Vec<u32>, KvCache)>,
@@ -103,6 +122,18 @@ impl PrefixCache {
         }
     }
 
+    /// How many tokens of `prompt` [`PrefixCache::lookup`] would reuse now.
+    fn reusable(&self, prompt: &[u32]) -> usize {
+        let n = self
+            .entries
+            .iter()
+            .map(|(t, _)| common_prefix(t, prompt))
+            .max()
+            .unwrap_or(0)
+            .min(prompt.len().saturating_sub(1));
+        if n < MIN_REUSE { 0 } else { n }
+    }
+
     /// The state after the longest cached prefix of `prompt`, leaving at least its last token
     /// to feed (that token's logits are the first answer).
     fn lookup(&mut self, prompt: &[u32]) -> Option<KvCache> {
@@ -111,10 +142,7 @@ impl PrefixCache {
             .entries
             .iter()
             .enumerate()
-            .map(|(i, (t, _))| {
-                let common = t.iter().zip(prompt).take_while(|(a, b)| a == b).count();
-                (i, common.min(limit))
-            })
+            .map(|(i, (t, _))| (i, common_prefix(t, prompt).min(limit)))
             .max_by_key(|&(i, n)| (n, i))?;
         if n < MIN_REUSE {
             return None;
@@ -266,7 +294,12 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
         waiting.retain(|(j, _)| !j.reply.is_closed());
         active.retain(|s| !s.job.reply.is_closed());
         while active.len() < cfg.batch {
-            let Some((job, at)) = waiting.pop_front() else {
+            // The first waiting job that would not rather wait for a sequence still prefilling
+            // the same start (see `worth_waiting`).
+            let next = waiting.iter().position(|(j, _)| {
+                cfg.prefix_cache_bytes == 0 || !worth_waiting(&j.prompt, &active, &prefixes)
+            });
+            let Some((job, at)) = next.and_then(|i| waiting.remove(i)) else {
                 break;
             };
             if job.prompt.len() + 1 > cfg.context {

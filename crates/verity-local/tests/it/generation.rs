@@ -106,6 +106,21 @@ fn smollm2_prefix_reuse_changes_no_answer() {
             assert!(reused > 30 && reused < prompt, "{reused} of {prompt}");
         }
     }
+    // A fresh engine given all four at once (how every run starts): the first prefills the
+    // shared start, the others wait for it and reuse it.
+    let burst = provider_with(
+        SMOL,
+        serde_json::json!({"batch": 4, "pull": false, "prefix_cache_mb": 63}),
+    );
+    let first = generate_all(&burst, &reqs);
+    let mut reusing = 0;
+    for (i, g) in first.iter().enumerate() {
+        assert_eq!(g.text, want[i], "prompt {i} in a burst");
+        if raw(g)["reused_prompt_tokens"].as_u64().unwrap() > 30 {
+            reusing += 1;
+        }
+    }
+    assert_eq!(reusing, 3, "all but the first reuse the shared start");
     // Again, all at once: the whole prompts are cached now, only the last token is fed.
     let batched = generate_all(&reuse, &reqs);
     for (i, g) in batched.iter().enumerate() {
