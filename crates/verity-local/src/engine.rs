@@ -122,21 +122,10 @@ impl PrefixCache {
         }
     }
 
-    /// How many tokens of `prompt` [`PrefixCache::lookup`] would reuse now.
-    fn reusable(&self, prompt: &[u32]) -> usize {
-        let n = self
-            .entries
-            .iter()
-            .map(|(t, _)| common_prefix(t, prompt))
-            .max()
-            .unwrap_or(0)
-            .min(prompt.len().saturating_sub(1));
-        if n < MIN_REUSE { 0 } else { n }
-    }
-
-    /// The state after the longest cached prefix of `prompt`, leaving at least its last token
-    /// to feed (that token's logits are the first answer).
-    fn lookup(&mut self, prompt: &[u32]) -> Option<KvCache> {
+    /// The entry [`PrefixCache::lookup`] takes for `prompt` and how many of its tokens: the
+    /// longest common start (the most recent entry on a tie), leaving the prompt's last token
+    /// to feed (its logits are the first answer), if at least [`MIN_REUSE`] long.
+    fn best(&self, prompt: &[u32]) -> Option<(usize, usize)> {
         let limit = prompt.len().saturating_sub(1);
         let (i, n) = self
             .entries
@@ -144,9 +133,17 @@ impl PrefixCache {
             .enumerate()
             .map(|(i, (t, _))| (i, common_prefix(t, prompt).min(limit)))
             .max_by_key(|&(i, n)| (n, i))?;
-        if n < MIN_REUSE {
-            return None;
-        }
+        (n >= MIN_REUSE).then_some((i, n))
+    }
+
+    /// How many tokens of `prompt` [`PrefixCache::lookup`] would reuse now.
+    fn reusable(&self, prompt: &[u32]) -> usize {
+        self.best(prompt).map_or(0, |(_, n)| n)
+    }
+
+    /// The state after the longest cached prefix of `prompt` (see [`PrefixCache::best`]).
+    fn lookup(&mut self, prompt: &[u32]) -> Option<KvCache> {
+        let (i, n) = self.best(prompt)?;
         let entry = self.entries.remove(i);
         let reused = entry.1.prefix(n);
         self.entries.push(entry);
@@ -159,16 +156,15 @@ impl PrefixCache {
         if size > self.max_bytes || prompt.len() < MIN_REUSE {
             return;
         }
-        let mut i = 0;
-        while i < self.entries.len() {
-            let t = &self.entries[i].0;
-            if t.len() <= prompt.len() && prompt.starts_with(t) {
-                self.bytes -= self.entries[i].1.bytes();
-                self.entries.remove(i);
-            } else {
-                i += 1;
+        let mut freed = 0;
+        self.entries.retain(|(t, c)| {
+            let extended = prompt.starts_with(t);
+            if extended {
+                freed += c.bytes();
             }
-        }
+            !extended
+        });
+        self.bytes -= freed;
         if self
             .entries
             .iter()

@@ -14,7 +14,7 @@ use verity_model::{
     ChatMessage, GenerateRequest, GroundingMode, Outcome, Provider, Response, ResponseError, Role,
     RunMeta, RunStatus, SampleKey, SampleRecord, Suite, Task, ToolCall, Usage, Variant,
 };
-use verity_store::{CachedGeneration, Observation, Store, Write};
+use verity_store::{CachedGeneration, Observation, Store, TaskPages, Write};
 use verity_suite::render::Renderer;
 
 use crate::budget::{Budget, Estimate, Prices, estimate_tokens};
@@ -324,14 +324,9 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     let mut shutdown = ex.shutdown.subscribe();
     let mut writer_error: Option<String> = None;
     let mut interrupted = false;
-    let mut after: Option<u64> = None;
-    'schedule: loop {
-        let page = store.task_page(&plan.run_id, after, verity_store::TASK_PAGE)?;
-        let Some((last, _)) = page.last() else {
-            break;
-        };
-        after = Some(*last);
-        for (_, task) in page {
+    let mut pages = TaskPages::new(&plan.run_id);
+    'schedule: while let Some(page) = pages.next(&store)? {
+        for task in page {
             let task = Arc::new(task);
             let keys = crate::plan::sample_keys(
                 std::iter::once(task.id.as_str()),
@@ -891,7 +886,7 @@ pub fn estimate(
     providers: &HashMap<String, Arc<dyn Provider>>,
     prices: &Prices,
     skip: &HashSet<SampleKey>,
-    store: Option<&Store>,
+    store: &Store,
 ) -> Result<Estimate, RunError> {
     let renderer =
         Renderer::new(&plan.suite).map_err(|e| RunError::Plan(format!("prompt templates: {e}")))?;
@@ -939,22 +934,13 @@ pub fn estimate(
             }
         }
     };
-    match (plan.stored_tasks, store) {
-        (None, _) => plan.suite.tasks.iter().for_each(&mut count),
-        (Some(_), Some(store)) => {
-            let mut after = None;
-            loop {
-                let page = store.task_page(&plan.run_id, after, verity_store::TASK_PAGE)?;
-                let Some((last, _)) = page.last() else { break };
-                after = Some(*last);
-                page.iter().for_each(|(_, t)| count(t));
-            }
+    if plan.stored_tasks.is_some() {
+        let mut pages = TaskPages::new(&plan.run_id);
+        while let Some(page) = pages.next(store)? {
+            page.iter().for_each(&mut count);
         }
-        (Some(_), None) => {
-            return Err(RunError::Plan(
-                "the plan's tasks are in the store; estimate needs it".into(),
-            ));
-        }
+    } else {
+        plan.suite.tasks.iter().for_each(&mut count);
     }
     e.unpriced.sort();
     e.unpriced.dedup();

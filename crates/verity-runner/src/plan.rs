@@ -37,16 +37,6 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Every sample, task by task, then variant, then epoch, of a plan whose tasks are in
-    /// memory (a stored plan's tasks are paged from the store instead).
-    pub fn keys(&self) -> impl Iterator<Item = SampleKey> + '_ {
-        sample_keys(
-            self.suite.tasks.iter().map(|t| t.id.as_str()),
-            &self.suite.variants,
-            self.suite.epochs,
-        )
-    }
-
     pub fn task_count(&self) -> u64 {
         self.stored_tasks.unwrap_or(self.suite.tasks.len() as u64)
     }
@@ -108,7 +98,6 @@ pub struct TaskFilter {
     shard: Option<Shard>,
     /// Tasks past the quick subset and the glob.
     matched: usize,
-    accepted: u64,
 }
 
 impl TaskFilter {
@@ -148,7 +137,6 @@ impl TaskFilter {
             limit: opts.limit,
             shard: opts.shard,
             matched: 0,
-            accepted: 0,
         })
     }
 
@@ -165,18 +153,8 @@ impl TaskFilter {
         }
         let position = self.matched;
         self.matched += 1;
-        let keep = self
-            .shard
-            .is_none_or(|sh| position % sh.count as usize == sh.index as usize);
-        if keep {
-            self.accepted += 1;
-        }
-        keep
-    }
-
-    /// How many tasks were taken so far.
-    pub fn accepted(&self) -> u64 {
-        self.accepted
+        self.shard
+            .is_none_or(|sh| position % sh.count as usize == sh.index as usize)
     }
 }
 
@@ -332,7 +310,7 @@ mod tests {
         };
         let p = plan(suite(12), "x", &opts).unwrap();
         assert_eq!(p.suite.tasks.len(), 1);
-        assert_eq!(p.keys().count(), 3);
+        assert_eq!(p.total(), 3);
         assert!(
             plan(
                 suite(2),

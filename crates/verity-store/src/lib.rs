@@ -1059,6 +1059,34 @@ pub(crate) fn read_tasks(conn: &Connection, run_id: &str) -> Result<Vec<Task>> {
     Ok(out)
 }
 
+/// A run's tasks read back a page of [`TASK_PAGE`] at a time, in run order. It keeps only its
+/// position between pages, not a borrow of the store, so an async runner can hold it across
+/// `.await`s.
+#[derive(Debug)]
+pub struct TaskPages {
+    run_id: String,
+    after: Option<u64>,
+}
+
+impl TaskPages {
+    pub fn new(run_id: &str) -> TaskPages {
+        TaskPages {
+            run_id: run_id.to_owned(),
+            after: None,
+        }
+    }
+
+    /// The next page, or `None` after the last task.
+    pub fn next(&mut self, store: &Store) -> Result<Option<Vec<Task>>> {
+        let page = store.task_page(&self.run_id, self.after, TASK_PAGE)?;
+        let Some(&(last, _)) = page.last() else {
+            return Ok(None);
+        };
+        self.after = Some(last);
+        Ok(Some(page.into_iter().map(|(_, t)| t).collect()))
+    }
+}
+
 /// A run's tasks being written while its suite loads (see [`Store::stage_tasks`]).
 pub struct TaskStage<'a> {
     tx: rusqlite::Transaction<'a>,

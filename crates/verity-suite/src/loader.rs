@@ -132,35 +132,24 @@ impl<'s> Loader<'s> {
         };
         // The sink sees each task first, as the whole load's duplicate check does: a duplicate
         // is reported and dropped, not checked.
-        let mut tasks = std::mem::take(&mut self.tasks);
-        let mut spans = std::mem::take(&mut self.task_spans);
-        let mut keep = Vec::with_capacity(tasks.len());
-        for (task, spans) in tasks.iter().zip(&spans) {
+        let tasks = std::mem::take(&mut self.tasks);
+        let mut kept = Vec::with_capacity(tasks.len());
+        let mut kept_spans = Vec::with_capacity(tasks.len());
+        for (task, spans) in tasks.into_iter().zip(std::mem::take(&mut self.task_spans)) {
             if stream.failed {
-                keep.push(false);
-                continue;
+                break;
             }
-            match stream.sink.put(task) {
+            match stream.sink.put(&task) {
                 Ok(()) => {
                     stream.sent += 1;
-                    keep.push(true);
+                    kept.push(task);
+                    kept_spans.push(spans);
                 }
                 Err(crate::SinkError::Duplicate { first }) => {
-                    keep.push(false);
-                    let first = self.display_loc(&first);
-                    self.push(
-                        Diagnostic::error(
-                            "duplicate-id",
-                            format!("duplicate task id `{}`", task.id),
-                        )
-                        .at_span(&spans.file, spans.at.clone())
-                        .label("used again here")
-                        .with_note(format!("first defined at {first}"))
-                        .with_help("task ids must be unique across the whole suite"),
-                    );
+                    let d = self.duplicate(&task.id, &spans, &first);
+                    self.push(d);
                 }
                 Err(crate::SinkError::Failed(message)) => {
-                    keep.push(false);
                     stream.failed = true;
                     self.push(Diagnostic::error(
                         "read-error",
@@ -169,13 +158,9 @@ impl<'s> Loader<'s> {
                 }
             }
         }
-        let mut k = keep.iter();
-        tasks.retain(|_| *k.next().unwrap_or(&false));
-        let mut k = keep.iter();
-        spans.retain(|_| *k.next().unwrap_or(&false));
         if let Some(checks) = stream.checks.as_mut() {
-            stream.suite.tasks = tasks;
-            self.task_spans = spans;
+            stream.suite.tasks = kept;
+            self.task_spans = kept_spans;
             let mut found = Vec::new();
             checks.tasks(
                 &stream.suite,
@@ -328,19 +313,22 @@ impl<'s> Loader<'s> {
             return;
         }
         if let Some(first) = self.task_ids.get(&task.id) {
-            let first = first.clone();
-            self.push(
-                Diagnostic::error("duplicate-id", format!("duplicate task id `{}`", task.id))
-                    .at_span(&spans.file, spans.at.clone())
-                    .label("used again here")
-                    .with_note(format!("first defined at {}", self.display_loc(&first)))
-                    .with_help("task ids must be unique across the whole suite"),
-            );
+            let d = self.duplicate(&task.id, &spans, first);
+            self.push(d);
             return;
         }
         self.task_ids.insert(task.id.clone(), task.source.clone());
         self.tasks.push(task);
         self.task_spans.push(spans);
+    }
+
+    /// Task id `id` used again at `spans`, first defined at `first`.
+    fn duplicate(&self, id: &str, spans: &TaskSpans, first: &SourceLoc) -> Diagnostic {
+        Diagnostic::error("duplicate-id", format!("duplicate task id `{id}`"))
+            .at_span(&spans.file, spans.at.clone())
+            .label("used again here")
+            .with_note(format!("first defined at {}", self.display_loc(first)))
+            .with_help("task ids must be unique across the whole suite")
     }
 
     fn display_loc(&self, loc: &SourceLoc) -> String {

@@ -92,14 +92,11 @@ pub(crate) fn load(path: &Path, sink: Option<&mut dyn TaskSink>) -> Result<Loade
         match sink {
             Some(sink) => {
                 // A bare dataset has no scorers or templates to check its tasks against.
-                if let Err(s) = l.start_stream(sink, suite, false) {
-                    return finish(l, *s);
-                }
-                l.task_file(&file_name, None);
-                let Some((s, _, _)) = l.end_stream() else {
-                    unreachable!("start_stream set the stream")
+                suite = match l.stream_tasks(sink, suite, false, |l| l.task_file(&file_name, None))
+                {
+                    Ok((s, _, _)) => s,
+                    Err(s) => *s,
                 };
-                suite = s;
             }
             None => {
                 l.task_file(&file_name, None);
@@ -144,9 +141,7 @@ fn looks_like_suite(path: &Path) -> bool {
 fn finish(mut l: Loader<'_>, mut suite: Suite) -> Result<Loaded, Diagnostics> {
     // The task list grew by doubling; a large dataset would otherwise keep up to twice its size.
     suite.tasks.shrink_to_fit();
-    if suite.content_hash.is_empty() {
-        suite.content_hash = l.content_hash();
-    }
+    suite.content_hash = l.content_hash();
     let mut diags = l.diags;
     if diags.iter().any(Diagnostic::is_error) {
         Err(Diagnostics::new(diags))
@@ -160,15 +155,17 @@ fn finish(mut l: Loader<'_>, mut suite: Suite) -> Result<Loaded, Diagnostics> {
 }
 
 impl<'s> Loader<'s> {
-    /// Starts streaming the tasks of `suite` (configured, no tasks yet) to `sink`, after the
-    /// sink has had its say on the suite. Returns false (with the sink's reason reported) when
-    /// the sink refuses it.
-    fn start_stream(
+    /// Streams the tasks `load` reads to `sink`, after the sink has had its say on `suite`
+    /// (configured, no tasks yet), checking them against it when `checked`. Returns the suite
+    /// (still without tasks), the checks that still need finishing and how many tasks the sink
+    /// took; or, when the sink refuses the suite (its reason reported), the suite unloaded.
+    fn stream_tasks(
         &mut self,
         sink: &'s mut dyn TaskSink,
         mut suite: Suite,
         checked: bool,
-    ) -> Result<(), Box<Suite>> {
+        load: impl FnOnce(&mut Self),
+    ) -> Result<(Suite, Option<checks::TaskChecks>, u64), Box<Suite>> {
         if let Err(message) = sink.start(&mut suite) {
             self.push(Diagnostic::error("plan", message));
             return Err(Box::new(suite));
@@ -188,15 +185,16 @@ impl<'s> Loader<'s> {
             sent: 0,
             failed: false,
         });
-        Ok(())
-    }
-
-    /// Ends a stream: the last tasks go to the sink. Returns the suite (without tasks), the
-    /// checks that still need finishing, and how many tasks the sink took.
-    fn end_stream(&mut self) -> Option<(Suite, Option<checks::TaskChecks>, u64)> {
+        load(self);
         self.flush_tasks();
-        let stream = self.stream.take()?;
-        Some((stream.suite, stream.checks, stream.sent))
+        match self.stream.take() {
+            Some(stream) => Ok((stream.suite, stream.checks, stream.sent)),
+            // `flush_tasks` always puts the stream back; fail loudly rather than load nothing.
+            None => {
+                self.push(Diagnostic::error("read-error", "the task stream was lost"));
+                Err(Box::default())
+            }
+        }
     }
 
     /// Loads a suite from its suite.toml (`rel`), then its task files, then checks it. With a
@@ -225,27 +223,22 @@ impl<'s> Loader<'s> {
             quick: quick.iter().map(|(id, _, _)| id.clone()).collect(),
             content_hash: String::new(),
         };
-        let mut checks = None;
+        let checks;
         let count;
         match sink {
             Some(sink) => {
-                suite = match self.start_stream(sink, suite, true) {
+                let patterns = cfg.task_patterns.as_ref();
+                let streamed = self.stream_tasks(sink, suite, true, |l| l.load_tasks(patterns));
+                (suite, checks, count) = match streamed {
+                    Ok((suite, c, sent)) => (suite, c, sent),
                     Err(suite) => return *suite,
-                    Ok(()) => {
-                        self.load_tasks(cfg.task_patterns.as_ref());
-                        let Some((suite, c, sent)) = self.end_stream() else {
-                            unreachable!("start_stream set the stream")
-                        };
-                        checks = c;
-                        count = sent;
-                        suite
-                    }
                 };
             }
             None => {
                 self.load_tasks(cfg.task_patterns.as_ref());
                 suite.tasks = std::mem::take(&mut self.tasks);
                 count = suite.tasks.len() as u64;
+                checks = None;
             }
         }
         for (id, f, span) in &quick {
@@ -257,7 +250,6 @@ impl<'s> Loader<'s> {
                 );
             }
         }
-        suite.content_hash = self.content_hash();
         if count == 0 && !self.diags.iter().any(Diagnostic::is_error) {
             self.push(
                 Diagnostic::warning("no-tasks", "the suite has no tasks")

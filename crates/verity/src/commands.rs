@@ -522,7 +522,7 @@ fn execute_plan(
     } else {
         HashSet::new()
     };
-    let est = verity_runner::estimate(&plan, &providers, &prices, &skip, Some(&store))
+    let est = verity_runner::estimate(&plan, &providers, &prices, &skip, &store)
         .map_err(|e| Failure::usage(e.to_string()))?;
     drop(store);
     if settings.cache != CacheMode::Replay {

@@ -452,35 +452,32 @@ fn a_streamed_suite_fails_whole_and_leaves_nothing_behind() {
     slow_suite(dir.path(), 2500, 0);
     let tasks = dir.path().join("s/tasks.jsonl");
     let mut text = std::fs::read_to_string(&tasks).unwrap();
+    let db = dir.path().join("v.db");
+    // Writes the dataset, runs it, which must fail as bad input leaving no rows; its stderr.
+    let fails = |text: &str| {
+        std::fs::write(&tasks, text).unwrap();
+        let out = verity(dir.path())
+            .args(["run", "s", "--quiet", "--db"])
+            .arg(&db)
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(task_rows(&db), (0, 0));
+        err
+    };
     // Line 2501 repeats the id of line 3, two batches later.
     text.push_str("{\"id\": \"t002\", \"input\": \"again\", \"target\": \"x\"}\n");
-    std::fs::write(&tasks, &text).unwrap();
-    let db = dir.path().join("v.db");
-    let out = verity(dir.path())
-        .args(["run", "s", "--quiet", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = fails(&text);
     assert!(err.contains("duplicate task id `t002`"), "{err}");
     assert!(err.contains("tasks.jsonl:2501:"), "{err}");
     assert!(err.contains("first defined at s/tasks.jsonl:3:"), "{err}");
-    assert_eq!(task_rows(&db), (0, 0));
 
     // The same with the duplicate gone but a broken line near the end.
     text.truncate(text.rfind("{\"id\": \"t002\"").unwrap());
     text.push_str("{\"id\": \"late\", \"input\": oops}\n");
-    std::fs::write(&tasks, &text).unwrap();
-    let out = verity(dir.path())
-        .args(["run", "s", "--quiet", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = fails(&text);
     assert!(err.contains("tasks.jsonl:2501:"), "{err}");
-    assert_eq!(task_rows(&db), (0, 0));
 
     // A run that cannot start after its suite loaded (no API key) leaves no tasks either.
     text.truncate(text.rfind("{\"id\": \"late\"").unwrap());
