@@ -1,4 +1,4 @@
-//! The hot loop: int8 matrix × int8 activations, in safe Rust.
+//! The hot loop: int8 weights × int8 activations.
 //!
 //! Every weight matrix of a model is converted at load time into one layout, [`QMat`]: `i8`
 //! values, one `f32` scale per 16 values and optionally one `f32` offset per 16 values
@@ -6,30 +6,66 @@
 //! (Q8_0, Q5_0, Q4_0, Q4_1, Q5_1, Q4_K, Q5_K, Q6_K: their values are small integers times a
 //! scale, plus a per-block minimum for the `_1`/`_K` kinds); see `gguf::to_qmat`.
 //!
+//! **Panels.** The values are stored in panels of [`PANEL`] = 16 output features: for each
+//! group of 16 inputs, four 64-byte steps, each holding 4 consecutive inputs of all 16
+//! features. One step is one vector register; one 32-bit lane of it is one feature's 4
+//! inputs. So a single multiply-add instruction (`vpdpbusd`) adds 4 products into each of 16
+//! features' integer sums, one activation's 4 bytes broadcast to every lane, and the 16
+//! features' results land in one register, in output order: no horizontal sums, and the
+//! float work is done once per 16 inputs for 16 features at a time. Values are stored biased
+//! by 128 (`u8`), the operand `vpdpbusd` wants unsigned.
+//!
 //! Activations are quantized per row into blocks of 32 `i8` with one `f32` scale ([`QRows`],
 //! like ggml's Q8_0), plus exact `f32` sums per 16 values for the offset term.
 //!
-//! On x86-64 with AVX-512 (F + BW), else AVX2 + FMA (detected at run time; `VERITY_LOCAL_KERNEL`
-//! can force `avx2` or `portable`), the dot products use ggml's `maddubs`/`madd` formulation
-//! through `pulp`'s safe intrinsic wrappers; elsewhere a portable loop. Each (row, column) dot product is computed by the same instruction sequence whatever
-//! the number of rows in the call, so a sequence's results do not depend on what it is batched
-//! with (the batching tests check this bit for bit).
+//! **One arithmetic on every path.** For each activation row and output feature:
+//!
+//! ```text
+//! acc = 0
+//! for each group g of 16 inputs:
+//!     i   = Σ q_w · q_x                          (exact, i32)
+//!     acc = fma(i as f32, scale_w[g] · scale_x[g/2], acc)
+//!     acc = fma(offset_w[g], Σ x over g, acc)    (matrices with offsets)
+//! ```
+//!
+//! Integer sums are exact on every path (with VNNI the bias is taken back out exactly:
+//! `Σ (q_w + 128) · q_x − 128 · Σ q_x`), and the float steps are the same operations in the
+//! same order, so every path — AVX-512 VNNI, AVX2 through `pulp`'s safe wrappers, the
+//! portable loop — gives the same bits, and a row's results never depend on which rows it
+//! is batched with (tests check both bit for bit). `VERITY_LOCAL_KERNEL` (`vnni`, `avx2`,
+//! `portable`) forces a path, for benchmarks and for reproducing another machine's run.
 
 use rayon::prelude::*;
 
+#[cfg(target_arch = "x86_64")]
+mod vnni;
+
 /// Values per activation block (one scale each).
 pub const QK: usize = 32;
-/// Values per weight scale / offset.
+/// Values per weight scale / offset (one group).
 pub const QS: usize = 16;
+/// Output features per panel.
+pub const PANEL: usize = 16;
+/// Inputs per lane of one step.
+const STEP: usize = 4;
+/// Bytes of one step: [`STEP`] inputs of each of the [`PANEL`] features.
+const STEP_BYTES: usize = STEP * PANEL;
+/// Steps per group.
+const STEPS: usize = QS / STEP;
+/// The bias of stored values: stored = `q + BIAS` as `u8`.
+const BIAS: i32 = 128;
 
-/// A weight matrix of `n` output features by `k` input features, row `j` holding the weights
-/// of output `j`.
+/// A weight matrix of `n` output features by `k` input features, in panels.
 #[derive(Clone)]
 pub struct QMat {
     pub n: usize,
     pub k: usize,
-    qs: Vec<i8>,
+    /// Byte `((p·G + g)·STEPS + s)·64 + c·4 + b` is `q[16p + c][16g + 4s + b] + 128`, where
+    /// `G = k / 16`; features past `n` in the last panel are zero.
+    qs: Vec<u8>,
+    /// `(p·G + g)·16 + c`: the scale of feature `16p + c` over inputs `16g..16g + 16`.
     scales: Vec<f32>,
+    /// Indexed like `scales`.
     offsets: Option<Vec<f32>>,
 }
 
@@ -44,7 +80,8 @@ impl std::fmt::Debug for QMat {
 }
 
 impl QMat {
-    /// Assembles a matrix; `k` must be a multiple of [`QK`] and the slices of matching sizes.
+    /// Assembles a matrix from row-major values (`qs[j·k + i]`), scales and offsets
+    /// (`[j·k/16 + g]`); `k` must be a multiple of [`QK`] and the slices of matching sizes.
     pub fn new(
         n: usize,
         k: usize,
@@ -66,13 +103,56 @@ impl QMat {
         if offsets.as_ref().is_some_and(|o| o.len() != groups) {
             return Err("inconsistent quantized matrix offsets".to_owned());
         }
+        let g = k / QS;
+        let np = n.div_ceil(PANEL);
+        let mut pq = vec![BIAS as u8; np * g * QS * PANEL];
+        pq.par_chunks_mut(g * QS * PANEL)
+            .enumerate()
+            .for_each(|(p, panel)| {
+                for c in 0..PANEL.min(n - p * PANEL) {
+                    let row = &qs[(p * PANEL + c) * k..(p * PANEL + c + 1) * k];
+                    let (lanes, _) = row.as_chunks::<STEP>();
+                    for (t, lane) in lanes.iter().enumerate() {
+                        // `t` = group · STEPS + step: the lane's step, in order.
+                        let at = t * STEP_BYTES + c * STEP;
+                        for (d, &q) in panel[at..at + STEP].iter_mut().zip(lane) {
+                            *d = (q as u8) ^ 0x80;
+                        }
+                    }
+                }
+            });
+        let spread = |v: &[f32]| {
+            let mut out = vec![0f32; np * g * PANEL];
+            for j in 0..n {
+                let (p, c) = (j / PANEL, j % PANEL);
+                for gi in 0..g {
+                    out[(p * g + gi) * PANEL + c] = v[j * g + gi];
+                }
+            }
+            out
+        };
         Ok(QMat {
             n,
             k,
-            qs,
-            scales,
-            offsets,
+            qs: pq,
+            scales: spread(&scales),
+            offsets: offsets.as_deref().map(spread),
         })
+    }
+
+    /// Row `j`'s values, scales and offsets in the row-major form [`QMat::new`] takes.
+    fn row_parts(&self, j: usize) -> (Vec<i8>, Vec<f32>, Option<Vec<f32>>) {
+        let g = self.k / QS;
+        let (p, c) = (j / PANEL, j % PANEL);
+        let panel = &self.qs[p * g * QS * PANEL..(p + 1) * g * QS * PANEL];
+        let q = (0..self.k)
+            .map(|i| {
+                let (gi, s, b) = (i / QS, i % QS / STEP, i % STEP);
+                (panel[(gi * STEPS + s) * STEP_BYTES + c * STEP + b] ^ 0x80) as i8
+            })
+            .collect();
+        let pick = |v: &[f32]| (0..g).map(|gi| v[(p * g + gi) * PANEL + c]).collect();
+        (q, pick(&self.scales), self.offsets.as_deref().map(pick))
     }
 
     /// The rows of several matrices with the same input size, one after the other (one
@@ -86,17 +166,32 @@ impl QMat {
             return Err("stacked matrices differ in input size".to_owned());
         }
         let n = mats.iter().map(|m| m.n).sum();
+        let any_offsets = mats.iter().any(|m| m.offsets.is_some());
+        if mats.iter().all(|m| m.n.is_multiple_of(PANEL)) {
+            // Whole panels: stacking rows is concatenating panels.
+            let zeros = |m: &QMat| vec![0.0; m.scales.len()];
+            return Ok(QMat {
+                n,
+                k,
+                qs: mats.iter().flat_map(|m| m.qs.iter().copied()).collect(),
+                scales: mats.iter().flat_map(|m| m.scales.iter().copied()).collect(),
+                offsets: any_offsets.then(|| {
+                    mats.iter()
+                        .flat_map(|m| m.offsets.clone().unwrap_or_else(|| zeros(m)))
+                        .collect()
+                }),
+            });
+        }
         let mut qs = Vec::with_capacity(n * k);
         let mut scales = Vec::with_capacity(n * k / QS);
-        let any_offsets = mats.iter().any(|m| m.offsets.is_some());
         let mut offsets = Vec::with_capacity(if any_offsets { n * k / QS } else { 0 });
         for m in mats {
-            qs.extend_from_slice(&m.qs);
-            scales.extend_from_slice(&m.scales);
-            if any_offsets {
-                match &m.offsets {
-                    Some(o) => offsets.extend_from_slice(o),
-                    None => offsets.resize(offsets.len() + m.scales.len(), 0.0),
+            for j in 0..m.n {
+                let (q, s, o) = m.row_parts(j);
+                qs.extend(q);
+                scales.extend(s);
+                if any_offsets {
+                    offsets.extend(o.unwrap_or_else(|| vec![0.0; k / QS]));
                 }
             }
         }
@@ -110,17 +205,19 @@ impl QMat {
 
     /// Row `j` as `f32` values (embedding look-ups).
     pub fn dequantize_row(&self, j: usize, out: &mut [f32]) {
-        let k = self.k;
-        let q = &self.qs[j * k..(j + 1) * k];
-        let s = &self.scales[j * (k / QS)..(j + 1) * (k / QS)];
-        let o = self
-            .offsets
-            .as_ref()
-            .map(|o| &o[j * (k / QS)..(j + 1) * (k / QS)]);
-        for (g, (oc, qc)) in out.chunks_exact_mut(QS).zip(q.chunks_exact(QS)).enumerate() {
-            let off = o.map_or(0.0, |o| o[g]);
-            for (y, &v) in oc.iter_mut().zip(qc) {
-                *y = s[g] * v as f32 + off;
+        let g = self.k / QS;
+        let (p, c) = (j / PANEL, j % PANEL);
+        let panel = &self.qs[p * g * QS * PANEL..(p + 1) * g * QS * PANEL];
+        for (gi, oc) in out[..self.k].chunks_exact_mut(QS).enumerate() {
+            let at = (p * g + gi) * PANEL + c;
+            let (s, off) = (
+                self.scales[at],
+                self.offsets.as_ref().map_or(0.0, |o| o[at]),
+            );
+            for (i, y) in oc.iter_mut().enumerate() {
+                let q = (panel[(gi * STEPS + i / STEP) * STEP_BYTES + c * STEP + i % STEP] ^ 0x80)
+                    as i8;
+                *y = s * q as f32 + off;
             }
         }
     }
@@ -140,62 +237,103 @@ impl QMat {
 pub struct QRows {
     pub m: usize,
     pub k: usize,
-    qs: Vec<i8>,
+    /// Per row and group of 16 inputs: the quantized values, four `i8` to each `i32`.
+    q4: Vec<[i32; STEPS]>,
+    /// Per row and block of 32: the scale.
     d: Vec<f32>,
+    /// Per row and group: the exact sum of the unquantized values (for offsets).
     sums: Vec<f32>,
-    /// Per 64 values: the two block scales, each repeated 8 times (the lanes of the 512-bit
-    /// kernel's partial sums). Empty when `k` is not a multiple of 64.
-    d16: Vec<[f32; 16]>,
+    /// Per row and group: `−128 · Σ q`, which takes the weights' bias back out.
+    corr: Vec<i32>,
 }
 
 impl QRows {
-    /// Quantizes `x` (`m × k`, row-major); `k` must be a multiple of [`QK`].
+    /// Quantizes `x` (`m × k`, row-major); `k` must be a multiple of [`QK`]. Rows are
+    /// quantized in parallel, each exactly as it would be alone.
     pub fn quantize(x: &[f32], k: usize) -> QRows {
         debug_assert!(k.is_multiple_of(QK) && x.len().is_multiple_of(k));
         let m = x.len() / k;
-        let mut qs = vec![0i8; m * k];
-        let mut d = vec![0f32; m * k / QK];
-        let mut sums = vec![0f32; m * k / QS];
-        for ((xb, qb), db) in x
-            .chunks_exact(QK)
-            .zip(qs.chunks_exact_mut(QK))
-            .zip(d.iter_mut())
-        {
-            let amax = xb.iter().fold(0f32, |a, v| a.max(v.abs()));
-            let scale = amax / 127.0;
-            *db = scale;
-            let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
-            for (q, v) in qb.iter_mut().zip(xb) {
-                *q = (v * inv).round().clamp(-127.0, 127.0) as i8;
-            }
-        }
-        for (s, xg) in sums.iter_mut().zip(x.chunks_exact(QS)) {
-            *s = xg.iter().sum();
-        }
-        let d16 = if k.is_multiple_of(2 * QK) {
-            d.chunks_exact(2)
-                .map(|p| {
-                    let mut v = [p[0]; 16];
-                    v[8..].fill(p[1]);
-                    v
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let g = k / QS;
+        let mut q4 = vec![[0i32; STEPS]; m * g];
+        let mut d = vec![0f32; m * g / 2];
+        let mut sums = vec![0f32; m * g];
+        let mut corr = vec![0i32; m * g];
+        let rows = x
+            .par_chunks_exact(k)
+            .zip(q4.par_chunks_exact_mut(g))
+            .zip(d.par_chunks_exact_mut(g / 2))
+            .zip(sums.par_chunks_exact_mut(g))
+            .zip(corr.par_chunks_exact_mut(g));
+        // Small inputs (a decode step) are not worth a task per row.
+        let min_len = if m * k < 1 << 16 { m.max(1) } else { 1 };
+        rows.with_min_len(min_len)
+            .for_each(|((((x, q4), d), sums), corr)| {
+                // Compiled for the CPU's vector extensions, where rounding is one instruction
+                // (`rintf` calls otherwise); the same results on every path.
+                pulp::Arch::new().dispatch(
+                    #[inline(always)]
+                    || quantize_row(x, q4, d, sums, corr),
+                )
+            });
         QRows {
             m,
             k,
-            qs,
+            q4,
             d,
             sums,
-            d16,
+            corr,
         }
     }
 }
 
+/// `y` rounded to the nearest integer, ties to even, for `|y| < 2^22` (quantized values are
+/// at most 127): adding and taking back `1.5 · 2^23` leaves no fraction bits. Plain float
+/// arithmetic, so it vectorizes on any CPU, where `f32::round_ties_even` is a `rintf` call
+/// without SSE4.1.
+#[inline(always)]
+fn round_ties_even(y: f32) -> f32 {
+    const MAGIC: f32 = 12_582_912.0;
+    (y + MAGIC) - MAGIC
+}
+
+/// One row of [`QRows::quantize`]: per block of 32 the scale `max |x| / 127` and the values
+/// rounded to nearest (ties to even), per group of 16 the exact sum
+/// and the bias correction.
+#[inline(always)]
+fn quantize_row(
+    x: &[f32],
+    q4: &mut [[i32; STEPS]],
+    d: &mut [f32],
+    sums: &mut [f32],
+    corr: &mut [i32],
+) {
+    let (blocks, _) = x.as_chunks::<QK>();
+    let (qpairs, _) = q4.as_chunks_mut::<2>();
+    for ((xb, qb), db) in blocks.iter().zip(qpairs).zip(d.iter_mut()) {
+        let amax = xb.iter().fold(0f32, |a, v| a.max(v.abs()));
+        let scale = amax / 127.0;
+        *db = scale;
+        let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
+        let mut q = [0i8; QK];
+        for (q, v) in q.iter_mut().zip(xb) {
+            *q = round_ties_even(v * inv).clamp(-127.0, 127.0) as i8;
+        }
+        *qb = bytemuck::cast(q);
+    }
+    for (((s, xg), c), q) in sums
+        .iter_mut()
+        .zip(x.chunks_exact(QS))
+        .zip(corr.iter_mut())
+        .zip(q4.iter())
+    {
+        *s = xg.iter().sum();
+        let q: [i8; QS] = bytemuck::cast(*q);
+        *c = -BIAS * q.iter().map(|&v| v as i32).sum::<i32>();
+    }
+}
+
 /// `out[r * n + j] = Σ_i x[r][i] · w[j][i]` for every activation row `r` and output `j`, on
-/// `pool` (or the current rayon pool).
+/// the current rayon pool.
 pub fn matmul(w: &QMat, x: &QRows, out: &mut [f32]) {
     assert_eq!(w.k, x.k, "matmul: input sizes differ");
     let (n, m) = (w.n, x.m);
@@ -203,48 +341,91 @@ pub fn matmul(w: &QMat, x: &QRows, out: &mut [f32]) {
     if m == 0 || n == 0 {
         return;
     }
-    // Columns per task: enough tasks for load balancing on a shared machine, few enough that
+    let np = n.div_ceil(PANEL);
+    // Panels per task: enough tasks for load balancing on a shared machine, few enough that
     // scheduling stays cheap.
     let threads = rayon::current_num_threads().max(1);
-    let chunk = n.div_ceil(threads * 8).clamp(16, 1024);
-    let mut tmp = vec![0f32; n * m]; // column-major: [j][r]
-    tmp.par_chunks_mut(chunk * m)
-        .enumerate()
-        .for_each(|(ci, dst)| {
-            let j0 = ci * chunk;
-            let cols = dst.len() / m;
-            columns(w, x, j0, cols, dst);
-        });
-    transpose_into(&tmp, m, n, out);
+    let chunk = np.div_ceil(threads * 8).clamp(1, 64);
+    let kernel = kernel();
+    let run = |dst: &mut [f32]| {
+        dst.par_chunks_mut(chunk * PANEL * m)
+            .enumerate()
+            .for_each(|(ci, d)| panels(kernel, w, x, ci * chunk, d));
+    };
+    // Results come out panel by panel, `[p][r][16]`: for one row and whole panels that is
+    // already the output; otherwise they go through a scratch buffer, kept per thread up to
+    // `SCRATCH_KEEP` values so that decode steps do not page in fresh memory every time.
+    if m == 1 && n.is_multiple_of(PANEL) {
+        run(out);
+        return;
+    }
+    let len = np * PANEL * m;
+    SCRATCH.with(|cell| {
+        // Busy only if this thread, waiting inside a matmul, picked up another one.
+        let mut kept = cell.try_borrow_mut().ok().filter(|_| len <= SCRATCH_KEEP);
+        let mut fresh = Vec::new();
+        let tmp = match kept.as_deref_mut() {
+            Some(scratch) => {
+                if scratch.len() < len {
+                    scratch.resize(len, 0.0);
+                }
+                &mut scratch[..len]
+            }
+            None => {
+                fresh.resize(len, 0.0);
+                &mut fresh[..]
+            }
+        };
+        run(tmp);
+        scatter(tmp, m, n, out);
+    });
 }
 
-/// Columns per tile of [`transpose_into`]: a tile of `tmp` (`TILE · m` values) stays in L1.
-const TILE: usize = 64;
+/// The most scratch values [`matmul`] keeps per thread (16 MiB): a batch of decode steps'
+/// logits fits, a long prefill's feed-forward does not and allocates.
+const SCRATCH_KEEP: usize = 4 << 20;
 
-/// `out[r·n + j] = tmp[j·m + r]`, tile by tile. Copying column by column instead writes every
-/// row at a stride of `n` values, a cache line and often a page per value: for a 41-row
-/// prefill that took a tenth of the time. Here each tile of `tmp` is contiguous and each row
-/// of the tile is written as one run.
-fn transpose_into(tmp: &[f32], m: usize, n: usize, out: &mut [f32]) {
-    for (t, tile) in tmp.chunks(TILE * m).enumerate() {
-        let j0 = t * TILE;
-        let cols = tile.len() / m;
-        for r in 0..m {
-            let row = &mut out[r * n + j0..r * n + j0 + cols];
-            for (c, o) in row.iter_mut().enumerate() {
-                *o = tile[c * m + r];
-            }
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `out[r·n + 16p + c] = tmp[(p·m + r)·16 + c]`, one 64-byte run at a time.
+fn scatter(tmp: &[f32], m: usize, n: usize, out: &mut [f32]) {
+    for (r, row) in out.chunks_exact_mut(n).enumerate() {
+        for (p, o) in row.chunks_mut(PANEL).enumerate() {
+            let at = (p * m + r) * PANEL;
+            o.copy_from_slice(&tmp[at..at + o.len()]);
         }
     }
 }
 
-/// Which kernel runs: the widest the CPU has, or the one named by `VERITY_LOCAL_KERNEL`
-/// (`avx512`, `avx2`, `portable`; for benchmarks and for reproducing another machine's path).
+/// Which kernel runs: the best the CPU has, or the one named by `VERITY_LOCAL_KERNEL`
+/// (`vnni`, `avx2`, `portable`) when the CPU has it. All give the same bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
-    Avx512,
+    /// AVX-512 F + BW + VNNI: `vpdpbusd`, 64 multiply-adds per instruction.
+    Vnni,
+    /// AVX2 + FMA through `pulp`'s safe wrappers (`maddubs`/`madd`).
     Avx2,
     Portable,
+}
+
+impl Kernel {
+    /// The kernels this CPU can run, best first.
+    pub fn available() -> Vec<Kernel> {
+        let mut all = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            if vnni::available() {
+                all.push(Kernel::Vnni);
+            }
+            if pulp::x86::V3::is_available() {
+                all.push(Kernel::Avx2);
+            }
+        }
+        all.push(Kernel::Portable);
+        all
+    }
 }
 
 /// The kernel this process uses.
@@ -252,248 +433,180 @@ pub fn kernel() -> Kernel {
     static K: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
     *K.get_or_init(|| {
         let wanted = std::env::var("VERITY_LOCAL_KERNEL").unwrap_or_default();
-        #[cfg(target_arch = "x86_64")]
-        {
-            let v4 = pulp::x86::V4::is_available();
-            let v3 = pulp::x86::V3::is_available();
-            match wanted.as_str() {
-                "portable" => Kernel::Portable,
-                "avx2" if v3 => Kernel::Avx2,
-                _ if v4 && wanted != "avx2" => Kernel::Avx512,
-                _ if v3 => Kernel::Avx2,
-                _ => Kernel::Portable,
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = wanted;
-            Kernel::Portable
-        }
+        let available = Kernel::available();
+        let named = match wanted.as_str() {
+            "vnni" => Some(Kernel::Vnni),
+            "avx2" => Some(Kernel::Avx2),
+            "portable" => Some(Kernel::Portable),
+            _ => None,
+        };
+        named
+            .filter(|k| available.contains(k))
+            .unwrap_or(available[0])
     })
 }
 
-/// Dot products of columns `j0..j0+cols` with every row, written `[j][r]`.
-fn columns(w: &QMat, x: &QRows, j0: usize, cols: usize, dst: &mut [f32]) {
+/// Panels `p0..` (as many as `dst` holds) against every row, written `[p][r][16]`.
+fn panels(kernel: Kernel, w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     {
-        let k = kernel();
-        if k == Kernel::Avx512
-            && !x.d16.is_empty()
-            && let Some(simd) = pulp::x86::V4::try_new()
-        {
-            simd.vectorize(
-                #[inline(always)]
-                || avx512::columns(simd, w, x, j0, cols, dst),
-            );
+        if kernel == Kernel::Vnni && vnni::available() {
+            vnni::panels(w, x, p0, dst);
             return;
         }
-        if k != Kernel::Portable
+        if kernel != Kernel::Portable
             && let Some(simd) = pulp::x86::V3::try_new()
         {
             simd.vectorize(
                 #[inline(always)]
-                || avx2::columns(simd, w, x, j0, cols, dst),
+                || avx2::panels(simd, w, x, p0, dst),
             );
             return;
         }
     }
-    portable_columns(w, x, j0, cols, dst);
+    let _ = kernel;
+    portable_panels(w, x, p0, dst);
 }
 
-#[inline(always)]
-fn offset_term(w: &QMat, j: usize, x: &QRows, r: usize) -> f32 {
-    let g = w.k / QS;
-    match &w.offsets {
-        None => 0.0,
-        Some(o) => crate::simd::dot_lanes(&o[j * g..(j + 1) * g], &x.sums[r * g..(r + 1) * g]),
-    }
+/// The views of one panel the kernels read.
+struct Panel<'a> {
+    /// `[g·STEPS + s]`: one step.
+    qs: &'a [[u8; STEP_BYTES]],
+    /// `[g]`: the 16 features' scales.
+    scales: &'a [[f32; PANEL]],
+    offsets: Option<&'a [[f32; PANEL]]>,
 }
 
-fn portable_columns(w: &QMat, x: &QRows, j0: usize, cols: usize, dst: &mut [f32]) {
-    let (k, m) = (w.k, x.m);
-    let nb = k / QK;
-    for c in 0..cols {
-        let j = j0 + c;
-        let wq = &w.qs[j * k..(j + 1) * k];
-        let ws = &w.scales[j * (k / QS)..(j + 1) * (k / QS)];
-        for r in 0..m {
-            let xq = &x.qs[r * k..(r + 1) * k];
-            let xd = &x.d[r * nb..(r + 1) * nb];
-            let mut acc = 0f32;
-            for b in 0..nb {
-                let mut lo = 0i32;
-                let mut hi = 0i32;
-                for i in 0..QS {
-                    lo += wq[b * QK + i] as i32 * xq[b * QK + i] as i32;
-                    hi += wq[b * QK + QS + i] as i32 * xq[b * QK + QS + i] as i32;
-                }
-                acc += xd[b] * (ws[2 * b] * lo as f32 + ws[2 * b + 1] * hi as f32);
-            }
-            dst[c * m + r] = acc + offset_term(w, j, x, r);
+impl QMat {
+    fn panel(&self, p: usize) -> Panel<'_> {
+        let g = self.k / QS;
+        let span = p * g * PANEL..(p + 1) * g * PANEL;
+        Panel {
+            qs: self.qs[p * g * QS * PANEL..(p + 1) * g * QS * PANEL]
+                .as_chunks()
+                .0,
+            scales: self.scales[span.clone()].as_chunks().0,
+            offsets: self.offsets.as_ref().map(|o| o[span].as_chunks().0),
         }
     }
 }
 
+/// One row's activation data, each slice one entry per group (`d`: per two groups).
+struct Row<'a> {
+    q4: &'a [[i32; STEPS]],
+    d: &'a [f32],
+    sums: &'a [f32],
+    corr: &'a [i32],
+}
+
+impl QRows {
+    #[inline(always)]
+    fn row(&self, r: usize) -> Row<'_> {
+        let g = self.k / QS;
+        Row {
+            q4: &self.q4[r * g..(r + 1) * g],
+            d: &self.d[r * g / 2..(r + 1) * g / 2],
+            sums: &self.sums[r * g..(r + 1) * g],
+            corr: &self.corr[r * g..(r + 1) * g],
+        }
+    }
+}
+
+/// The reference: the module's arithmetic written out one value at a time.
+fn portable_panels(w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
+    let m = x.m;
+    for (pi, out) in dst.chunks_exact_mut(PANEL * m).enumerate() {
+        let panel = w.panel(p0 + pi);
+        for (r, o) in out.chunks_exact_mut(PANEL).enumerate() {
+            let row = x.row(r);
+            for (c, y) in o.iter_mut().enumerate() {
+                let mut acc = 0f32;
+                for (gi, q4) in row.q4.iter().enumerate() {
+                    let xq: [i8; QS] = bytemuck::cast(*q4);
+                    let mut i = 0i32;
+                    for (t, &xv) in xq.iter().enumerate() {
+                        let wq = panel.qs[gi * STEPS + t / STEP][c * STEP + t % STEP];
+                        i += ((wq ^ 0x80) as i8 as i32) * xv as i32;
+                    }
+                    let scale = panel.scales[gi][c] * row.d[gi / 2];
+                    acc = (i as f32).mul_add(scale, acc);
+                    if let Some(off) = panel.offsets {
+                        acc = off[gi][c].mul_add(row.sums[gi], acc);
+                    }
+                }
+                *y = acc;
+            }
+        }
+    }
+}
+
+/// AVX2: a panel as two halves of 8 features (one 256-bit register each), and ggml's
+/// `maddubs`/`madd` formulation of the exact signed dot product (no bias to take out).
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use core::arch::x86_64::{__m128, __m256, __m256i};
+    use core::arch::x86_64::{__m256, __m256i};
 
     use pulp::x86::V3;
 
-    use super::{QK, QMat, QRows, QS, offset_term};
+    use super::{PANEL, QMat, QRows, STEPS};
 
-    /// Rows handled together per weight block (weights loaded once for all of them).
+    /// Rows per block: their accumulators stay in registers while a group's weights are
+    /// loaded once for all of them.
     const RB: usize = 4;
-    /// Rows per tile (a multiple of `RB`).
-    const ROW_TILE: usize = 16;
 
     #[inline(always)]
-    fn load(v: &[i8; QK]) -> __m256i {
-        bytemuck::cast(*v)
-    }
-
-    #[inline(always)]
-    fn hsum(simd: V3, v: __m256) -> f32 {
-        let lo: __m128 = simd.avx._mm256_castps256_ps128(v);
-        let hi: __m128 = simd.avx._mm256_extractf128_ps::<1>(v);
-        let s = simd.sse._mm_add_ps(lo, hi);
-        let a: [f32; 4] = bytemuck::cast(s);
-        (a[0] + a[1]) + (a[2] + a[3])
-    }
-
-    #[inline(always)]
-    pub(super) fn columns(simd: V3, w: &QMat, x: &QRows, j0: usize, cols: usize, dst: &mut [f32]) {
-        let (k, m) = (w.k, x.m);
-        let nb = k / QK;
-        let (xblocks, _) = x.qs.as_chunks::<QK>();
+    pub(super) fn panels(simd: V3, w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
+        let m = x.m;
         let ones = simd.avx._mm256_set1_epi16(1);
-        // Row tiles small enough for their quantized activations to stay in L1 while the
-        // chunk's weight rows (in L2) are swept once per tile.
-        let mut t0 = 0;
-        while t0 < m {
-            let t1 = (t0 + ROW_TILE).min(m);
-            for c in 0..cols {
-                let j = j0 + c;
-                let (wblocks, _) = w.qs[j * k..(j + 1) * k].as_chunks::<QK>();
-                let ws = &w.scales[j * (k / QS)..(j + 1) * (k / QS)];
-                let mut r0 = t0;
-                while r0 < t1 {
-                    let rows = (t1 - r0).min(RB);
+        let flip = simd.avx._mm256_set1_epi8(-128);
+        for (pi, out) in dst.chunks_exact_mut(PANEL * m).enumerate() {
+            let panel = w.panel(p0 + pi);
+            for half in 0..2 {
+                let mut r0 = 0;
+                while r0 < m {
+                    let rows = (m - r0).min(RB);
                     let mut acc = [simd.avx._mm256_setzero_ps(); RB];
-                    for (b, wb) in wblocks.iter().enumerate() {
-                        let wv = load(wb);
-                        let aw = simd.avx2._mm256_sign_epi8(wv, wv);
-                        let sv = simd.avx._mm256_set_m128(
-                            simd.sse._mm_set1_ps(ws[2 * b + 1]),
-                            simd.sse._mm_set1_ps(ws[2 * b]),
-                        );
+                    for (gi, steps) in panel.qs.chunks_exact(STEPS).enumerate() {
+                        // Signed weights, their magnitudes, for the 8 features of this half.
+                        let mut sw = [simd.avx._mm256_setzero_si256(); STEPS];
+                        let mut aw = [simd.avx._mm256_setzero_si256(); STEPS];
+                        for s in 0..STEPS {
+                            let v: __m256i = bytemuck::cast(steps[s].as_chunks::<32>().0[half]);
+                            sw[s] = simd.avx2._mm256_xor_si256(v, flip);
+                            aw[s] = simd.avx2._mm256_abs_epi8(sw[s]);
+                        }
+                        let sc: __m256 = bytemuck::cast(panel.scales[gi].as_chunks::<8>().0[half]);
+                        let off: Option<__m256> = panel
+                            .offsets
+                            .map(|o| bytemuck::cast(o[gi].as_chunks::<8>().0[half]));
                         for (i, a) in acc.iter_mut().enumerate().take(rows) {
-                            let r = r0 + i;
-                            let xv = load(&xblocks[r * nb + b]);
-                            let sx = simd.avx2._mm256_sign_epi8(xv, wv);
-                            let p16 = simd.avx2._mm256_maddubs_epi16(aw, sx);
-                            let p32 = simd.avx2._mm256_madd_epi16(p16, ones);
-                            let pf = simd.avx._mm256_cvtepi32_ps(p32);
+                            let row = x.row(r0 + i);
+                            let xq = row.q4[gi];
+                            let mut isum = simd.avx._mm256_setzero_si256();
+                            for s in 0..STEPS {
+                                let xv = simd.avx._mm256_set1_epi32(xq[s]);
+                                let sx = simd.avx2._mm256_sign_epi8(xv, sw[s]);
+                                let p16 = simd.avx2._mm256_maddubs_epi16(aw[s], sx);
+                                let p32 = simd.avx2._mm256_madd_epi16(p16, ones);
+                                isum = simd.avx2._mm256_add_epi32(isum, p32);
+                            }
                             let scale = simd
                                 .avx
-                                ._mm256_mul_ps(sv, simd.avx._mm256_set1_ps(x.d[r * nb + b]));
-                            *a = simd.fma._mm256_fmadd_ps(pf, scale, *a);
+                                ._mm256_mul_ps(sc, simd.avx._mm256_set1_ps(row.d[gi / 2]));
+                            let f = simd.avx._mm256_cvtepi32_ps(isum);
+                            *a = simd.fma._mm256_fmadd_ps(f, scale, *a);
+                            if let Some(ov) = off {
+                                let xs = simd.avx._mm256_set1_ps(row.sums[gi]);
+                                *a = simd.fma._mm256_fmadd_ps(ov, xs, *a);
+                            }
                         }
                     }
                     for (i, a) in acc.iter().enumerate().take(rows) {
-                        let r = r0 + i;
-                        dst[c * m + r] = hsum(simd, *a) + offset_term(w, j, x, r);
+                        let lanes: [f32; 8] = bytemuck::cast(*a);
+                        let at = (r0 + i) * PANEL + half * 8;
+                        out[at..at + 8].copy_from_slice(&lanes);
                     }
                     r0 += rows;
-                }
-            }
-            t0 = t1;
-        }
-    }
-}
-
-/// The AVX-512 (F + BW) kernel: 64 values (two blocks) per instruction.
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use core::arch::x86_64::{__m128, __m512, __m512i};
-
-    use pulp::x86::V4;
-
-    use super::{QK, QMat, QRows, QS, offset_term};
-
-    const RB: usize = 8;
-    const ROW_TILE: usize = 16;
-
-    #[inline(always)]
-    pub(super) fn columns(simd: V4, w: &QMat, x: &QRows, j0: usize, cols: usize, dst: &mut [f32]) {
-        let (k, m) = (w.k, x.m);
-        let nc = k / (2 * QK);
-        let (xchunks, _) = x.qs.as_chunks::<64>();
-        let ones = simd.avx512f._mm512_set1_epi16(1);
-        let zero = simd.avx512f._mm512_setzero_si512();
-        // lanes 4h..4h+4 take half-block scale h
-        let spread: __m512i = bytemuck::cast([0i32, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
-        let mut t0 = 0;
-        while t0 < m {
-            let t1 = (t0 + ROW_TILE).min(m);
-            for c in 0..cols {
-                let j = j0 + c;
-                let (wchunks, _) = w.qs[j * k..(j + 1) * k].as_chunks::<64>();
-                let (ws4, _) = w.scales[j * (k / QS)..(j + 1) * (k / QS)].as_chunks::<4>();
-                let mut r0 = t0;
-                while r0 < t1 {
-                    let rows = (t1 - r0).min(RB);
-                    let mut acc = [simd.avx512f._mm512_setzero_ps(); RB];
-                    for (ci, (wb, s4)) in wchunks.iter().zip(ws4).enumerate() {
-                        let wv: __m512i = bytemuck::cast(*wb);
-                        let aw = simd.avx512bw._mm512_abs_epi8(wv);
-                        let neg = simd.avx512bw._mm512_movepi8_mask(wv);
-                        let s128: __m128 = bytemuck::cast(*s4);
-                        let wsv = simd.avx512f._mm512_permutexvar_ps(
-                            spread,
-                            simd.avx512f._mm512_castps128_ps512(s128),
-                        );
-                        for (i, a) in acc.iter_mut().enumerate().take(rows) {
-                            let r = r0 + i;
-                            let xv: __m512i = bytemuck::cast(xchunks[r * nc + ci]);
-                            let sx = simd.avx512bw._mm512_mask_sub_epi8(xv, neg, zero, xv);
-                            let p16 = simd.avx512bw._mm512_maddubs_epi16(aw, sx);
-                            let p32 = simd.avx512bw._mm512_madd_epi16(p16, ones);
-                            let pf = simd.avx512f._mm512_cvtepi32_ps(p32);
-                            let xd: __m512 = bytemuck::cast(x.d16[r * nc + ci]);
-                            let scale = simd.avx512f._mm512_mul_ps(wsv, xd);
-                            *a = simd.avx512f._mm512_fmadd_ps(pf, scale, *a);
-                        }
-                    }
-                    for (i, a) in acc.iter().enumerate().take(rows) {
-                        let r = r0 + i;
-                        let lanes: [f32; 16] = bytemuck::cast(*a);
-                        let mut h = [0f32; 8];
-                        for l in 0..8 {
-                            h[l] = lanes[l] + lanes[l + 8];
-                        }
-                        let s = ((h[0] + h[4]) + (h[1] + h[5])) + ((h[2] + h[6]) + (h[3] + h[7]));
-                        dst[c * m + r] = s + offset_term(w, j, x, r);
-                    }
-                    r0 += rows;
-                }
-            }
-            t0 = t1;
-        }
-    }
-}
-
-#[cfg(test)]
-mod transpose_tests {
-    #[test]
-    fn transpose_matches_the_definition_for_ragged_tiles() {
-        for (m, n) in [(1, 5), (3, 64), (41, 130), (8, 1)] {
-            let tmp: Vec<f32> = (0..m * n).map(|i| i as f32).collect();
-            let mut out = vec![0f32; m * n];
-            super::transpose_into(&tmp, m, n, &mut out);
-            for r in 0..m {
-                for j in 0..n {
-                    assert_eq!(out[r * n + j], tmp[j * m + r], "m={m} n={n} r={r} j={j}");
                 }
             }
         }
@@ -511,11 +624,24 @@ mod tests {
         ((*seed >> 33) as f32 / (1u64 << 31) as f32) * 2.0 - 1.0
     }
 
-    fn random_qmat(n: usize, k: usize, offsets: bool, seed: &mut u64) -> QMat {
-        let qs = (0..n * k).map(|_| (lcg(seed) * 127.0) as i8).collect();
+    fn random_parts(
+        n: usize,
+        k: usize,
+        offsets: bool,
+        seed: &mut u64,
+    ) -> (Vec<i8>, Vec<f32>, Option<Vec<f32>>) {
+        // The full i8 range, -128 included (Q8_0 files may hold it).
+        let qs = (0..n * k)
+            .map(|_| (lcg(seed) * 128.0).floor().clamp(-128.0, 127.0) as i8)
+            .collect();
         let scales = (0..n * k / QS).map(|_| lcg(seed).abs() * 0.01).collect();
         let offsets = offsets.then(|| (0..n * k / QS).map(|_| lcg(seed) * 0.01).collect());
-        QMat::new(n, k, qs, scales, offsets).unwrap()
+        (qs, scales, offsets)
+    }
+
+    fn random_qmat(n: usize, k: usize, offsets: bool, seed: &mut u64) -> QMat {
+        let (q, s, o) = random_parts(n, k, offsets, seed);
+        QMat::new(n, k, q, s, o).unwrap()
     }
 
     fn reference(w: &QMat, x: &[f32], m: usize) -> Vec<f32> {
@@ -528,6 +654,18 @@ mod tests {
                     .sum::<f64>() as f32;
             }
         }
+        out
+    }
+
+    /// `matmul` on one named path.
+    fn matmul_on(kernel: Kernel, w: &QMat, x: &QRows) -> Vec<f32> {
+        let np = w.n.div_ceil(PANEL);
+        let mut tmp = vec![0f32; np * PANEL * x.m];
+        for (p, d) in tmp.chunks_exact_mut(PANEL * x.m).enumerate() {
+            panels(kernel, w, x, p, d);
+        }
+        let mut out = vec![0f32; w.n * x.m];
+        scatter(&tmp, x.m, w.n, &mut out);
         out
     }
 
@@ -552,10 +690,10 @@ mod tests {
         let mut seed = 11;
         let (n, k) = (70, 128);
         let w = random_qmat(n, k, true, &mut seed);
-        let x: Vec<f32> = (0..7 * k).map(|_| lcg(&mut seed)).collect();
-        let mut all = vec![0f32; 7 * n];
+        let x: Vec<f32> = (0..13 * k).map(|_| lcg(&mut seed)).collect();
+        let mut all = vec![0f32; 13 * n];
         matmul(&w, &QRows::quantize(&x, k), &mut all);
-        for r in 0..7 {
+        for r in 0..13 {
             let mut one = vec![0f32; n];
             matmul(&w, &QRows::quantize(&x[r * k..(r + 1) * k], k), &mut one);
             assert_eq!(one, all[r * n..(r + 1) * n], "row {r}");
@@ -563,19 +701,80 @@ mod tests {
     }
 
     #[test]
-    fn the_portable_path_agrees_with_the_vector_path() {
+    fn every_kernel_this_cpu_has_gives_the_portable_bits() {
         let mut seed = 5;
-        for &(n, k, m) in &[(24, 160, 3), (40, 256, 6)] {
-            let w = random_qmat(n, k, true, &mut seed);
-            let x: Vec<f32> = (0..m * k).map(|_| lcg(&mut seed)).collect();
+        let kernels = Kernel::available();
+        eprintln!("kernels here: {kernels:?}");
+        // Ragged panels, every row-block remainder, with and without offsets.
+        for &(n, k, m, off) in &[
+            (24, 160, 3, true),
+            (40, 256, 6, false),
+            (17, 64, 13, true),
+            (1, 32, 1, false),
+            (48, 96, 8, true),
+        ] {
+            let w = random_qmat(n, k, off, &mut seed);
+            let x: Vec<f32> = (0..m * k).map(|_| lcg(&mut seed) * 3.0).collect();
             let q = QRows::quantize(&x, k);
-            let mut a = vec![0f32; n * m];
-            let mut b = vec![0f32; n * m];
-            columns(&w, &q, 0, n, &mut a);
-            portable_columns(&w, &q, 0, n, &mut b);
-            for (x, y) in a.iter().zip(&b) {
-                assert!((x - y).abs() <= 1e-4 * (1.0 + y.abs()), "{x} vs {y}");
+            let want = matmul_on(Kernel::Portable, &w, &q);
+            for &kernel in &kernels {
+                let got = matmul_on(kernel, &w, &q);
+                let same = got
+                    .iter()
+                    .zip(&want)
+                    .all(|(a, b)| a.to_bits() == b.to_bits());
+                assert!(
+                    same,
+                    "{kernel:?} differs from portable at {n}x{k}, {m} rows"
+                );
             }
+            let mut out = vec![0f32; n * m];
+            matmul(&w, &q, &mut out);
+            assert_eq!(out, want, "matmul at {n}x{k}, {m} rows");
+        }
+    }
+
+    #[test]
+    fn panels_hold_exactly_the_rows_given() {
+        let mut seed = 3;
+        let (n, k) = (21, 64);
+        let (q, s, o) = random_parts(n, k, true, &mut seed);
+        let w = QMat::new(n, k, q.clone(), s.clone(), o.clone()).unwrap();
+        let o = o.unwrap();
+        let mut row = vec![0f32; k];
+        for j in 0..n {
+            let (rq, rs, ro) = w.row_parts(j);
+            assert_eq!(rq, q[j * k..(j + 1) * k]);
+            assert_eq!(rs, s[j * k / QS..(j + 1) * k / QS]);
+            assert_eq!(ro.unwrap(), o[j * k / QS..(j + 1) * k / QS]);
+            w.dequantize_row(j, &mut row);
+            for (i, v) in row.iter().enumerate() {
+                let g = j * k / QS + i / QS;
+                assert_eq!(*v, s[g] * q[j * k + i] as f32 + o[g]);
+            }
+        }
+        // Stacking is concatenating rows; a matrix without offsets gets zero ones.
+        let plain = random_qmat(5, k, false, &mut seed);
+        let st = QMat::stack(&[&w, &plain]).unwrap();
+        assert_eq!(st.n, n + 5);
+        for j in 0..5 {
+            let (pq, ps, _) = plain.row_parts(j);
+            let (sq, ss, so) = st.row_parts(n + j);
+            assert_eq!((pq, ps), (sq, ss));
+            assert_eq!(so.unwrap(), vec![0.0; k / QS]);
+        }
+        // Whole panels are concatenated instead: the same rows.
+        let a = random_qmat(32, k, false, &mut seed);
+        let b = random_qmat(16, k, true, &mut seed);
+        let st = QMat::stack(&[&a, &b]).unwrap();
+        for (j, (m, mj)) in (0..32)
+            .map(|j| (&a, j))
+            .chain((0..16).map(|j| (&b, j)))
+            .enumerate()
+        {
+            let (q, s, o) = m.row_parts(mj);
+            let o = o.unwrap_or_else(|| vec![0.0; k / QS]);
+            assert_eq!(st.row_parts(j), (q, s, Some(o)), "row {j}");
         }
     }
 

@@ -263,13 +263,19 @@ impl Model {
         l + self.embd.size_bytes() + self.output.as_ref().map_or(0, QMat::size_bytes)
     }
 
-    fn rope(&self, x: &mut [f32], pos: usize) {
+    /// Rotates every head of `x` (query or key heads of one row) by position `pos`; `sc` is
+    /// scratch for the position's sines and cosines, computed once for all heads.
+    fn rope(&self, x: &mut [f32], pos: usize, sc: &mut Vec<(f32, f32)>) {
         let hd = self.cfg.head_dim;
         let half = hd / 2;
+        sc.clear();
+        sc.extend(
+            self.inv_freq[..half]
+                .iter()
+                .map(|f| (pos as f32 * f).sin_cos()),
+        );
         for head in x.chunks_exact_mut(hd) {
-            for i in 0..half {
-                let angle = pos as f32 * self.inv_freq[i];
-                let (sin, cos) = angle.sin_cos();
+            for (i, &(sin, cos)) in sc.iter().enumerate() {
                 let (a, b) = match self.cfg.arch {
                     // GGUF llama weights are permuted for interleaved pairs
                     Arch::Llama => (2 * i, 2 * i + 1),
@@ -325,6 +331,7 @@ impl Model {
         }
         starts.push(acc);
 
+        let mut sincos = Vec::new();
         for (li, layer) in self.layers.iter().enumerate() {
             rms_norm_rows(&x, &layer.attn_norm, cfg.eps, &mut h);
             matmul(&layer.wqkv, &QRows::quantize(&h, d), &mut qkv);
@@ -337,8 +344,8 @@ impl Model {
             }
             for (r, row) in qkv.chunks_exact_mut(qkv_dim).enumerate() {
                 let (q, kv) = row.split_at_mut(d);
-                self.rope(q, pos_of[r]);
-                self.rope(&mut kv[..kv_dim], pos_of[r]);
+                self.rope(q, pos_of[r], &mut sincos);
+                self.rope(&mut kv[..kv_dim], pos_of[r], &mut sincos);
             }
             // Append the new keys and values to each sequence's cache.
             for (s, cache) in caches.iter_mut().enumerate() {
@@ -355,15 +362,7 @@ impl Model {
             }
             rms_norm_rows(&x, &layer.ffn_norm, cfg.eps, &mut h);
             matmul(&layer.w_gate_up, &QRows::quantize(&h, d), &mut gu);
-            for (a, g) in act
-                .chunks_exact_mut(cfg.n_ff)
-                .zip(gu.chunks_exact(2 * cfg.n_ff))
-            {
-                let (gate, up) = g.split_at(cfg.n_ff);
-                for ((o, &gv), &uv) in a.iter_mut().zip(gate).zip(up) {
-                    *o = gv / (1.0 + (-gv).exp()) * uv;
-                }
-            }
+            silu_mul_rows(&gu, cfg.n_ff, &mut act);
             matmul(&layer.w_down, &QRows::quantize(&act, cfg.n_ff), &mut h);
             for (xv, hv) in x.iter_mut().zip(&h) {
                 *xv += hv;
@@ -387,10 +386,14 @@ impl Model {
         let mut logits = vec![0f32; last.len() * cfg.vocab];
         matmul(out, &QRows::quantize(&hl, d), &mut logits);
         let mut by_seq = vec![Vec::new(); tokens.len()];
-        let mut it = logits.chunks_exact(cfg.vocab);
-        for (s, slot) in by_seq.iter_mut().enumerate() {
-            if starts[s + 1] > starts[s] {
-                *slot = it.next().map(<[f32]>::to_vec).unwrap_or_default();
+        let fed: Vec<usize> = (0..tokens.len())
+            .filter(|&s| starts[s + 1] > starts[s])
+            .collect();
+        if let [s] = fed[..] {
+            by_seq[s] = logits;
+        } else {
+            for (&s, row) in fed.iter().zip(logits.chunks_exact(cfg.vocab)) {
+                by_seq[s] = row.to_vec();
             }
         }
         by_seq
@@ -422,30 +425,33 @@ impl Model {
                 let kvh = head / group;
                 let q = &qkv[r * qkv_dim + head * hd..r * qkv_dim + (head + 1) * hd];
                 let n_keys = pos_of[r] + 1;
-                let keys = &cache.k[li];
-                let vals = &cache.v[li];
-                scores.clear();
-                let mut max = f32::NEG_INFINITY;
-                for p in 0..n_keys {
-                    let kk = &keys[p * kv_dim + kvh * hd..p * kv_dim + (kvh + 1) * hd];
-                    let sc = simd::dot(q, kk) * scale;
-                    max = max.max(sc);
-                    scores.push(sc);
-                }
-                let mut sum = 0f32;
-                for sc in scores.iter_mut() {
-                    *sc = (*sc - max).exp();
-                    sum += *sc;
-                }
-                let inv = 1.0 / sum;
-                o.fill(0.0);
-                for (p, &w) in scores.iter().enumerate() {
-                    let vv = &vals[p * kv_dim + kvh * hd..p * kv_dim + (kvh + 1) * hd];
-                    simd::axpy(o, w * inv, vv);
-                }
+                simd::attend(
+                    q,
+                    &cache.k[li],
+                    &cache.v[li],
+                    kv_dim,
+                    kvh * hd,
+                    n_keys,
+                    scale,
+                    scores,
+                    o,
+                );
             },
         );
     }
+}
+
+/// `act[r][i] = silu(gate[r][i]) · up[r][i]` where row `r` of `gu` is `gate ‖ up`, in
+/// parallel pieces (a decode step's `exp`s are a visible share of its serial time).
+fn silu_mul_rows(gu: &[f32], n_ff: usize, act: &mut [f32]) {
+    act.par_chunks_exact_mut(n_ff)
+        .zip(gu.par_chunks_exact(2 * n_ff))
+        .for_each(|(a, g)| {
+            let (gate, up) = g.split_at(n_ff);
+            for ((o, &gv), &uv) in a.iter_mut().zip(gate).zip(up) {
+                *o = gv / (1.0 + simd::exp(-gv)) * uv;
+            }
+        });
 }
 
 fn rms_norm_rows(x: &[f32], w: &[f32], eps: f32, out: &mut [f32]) {

@@ -30,6 +30,91 @@ fn axpy_lanes(y: &mut [f32], a: f32, x: &[f32]) {
     }
 }
 
+/// `e^x` in plain `f32` arithmetic (Cody–Waite range reduction and Cephes' `expf`
+/// polynomial, within 2 ulp of the exact value), so that a loop of it vectorizes and gives
+/// the same bits on every path. Inputs are clamped to `[-87, 88]`: below, the result is
+/// `e^-87` (1.6e-38) instead of a smaller number or zero; above, `e^88`.
+#[inline(always)]
+pub fn exp(x: f32) -> f32 {
+    const LOG2E: f32 = std::f32::consts::LOG2_E;
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    const MAGIC: f32 = 12_582_912.0; // 1.5 · 2^23: adding and removing it rounds to an integer
+    let x = x.clamp(-87.0, 88.0);
+    let n = (x * LOG2E + MAGIC) - MAGIC;
+    let r = (x - n * LN2_HI) - n * LN2_LO;
+    let mut p = 1.987_569_1e-4;
+    p = p * r + 1.398_199_9e-3;
+    p = p * r + 8.333_452e-3;
+    p = p * r + 4.166_579_6e-2;
+    p = p * r + 1.666_666_5e-1;
+    p = p * r + 0.5;
+    let e = p * (r * r) + r + 1.0;
+    // 2^n for n in [-126, 127]: the exponent field of a normal float.
+    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    e * scale
+}
+
+/// One attention head of one query: `out = Σ_p softmax(q·k_p · scale)_p · v_p` over the
+/// first `n_keys` positions, key and value `p` at `keys[p·stride + at..][..q.len()]` (and
+/// the same in `vals`). One dispatch for the whole head; `scores` is scratch.
+#[allow(clippy::too_many_arguments)]
+pub fn attend(
+    q: &[f32],
+    keys: &[f32],
+    vals: &[f32],
+    stride: usize,
+    at: usize,
+    n_keys: usize,
+    scale: f32,
+    scores: &mut Vec<f32>,
+    out: &mut [f32],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(simd) = pulp::x86::V3::try_new() {
+        simd.vectorize(
+            #[inline(always)]
+            || attend_lanes(q, keys, vals, stride, at, n_keys, scale, scores, out),
+        );
+        return;
+    }
+    attend_lanes(q, keys, vals, stride, at, n_keys, scale, scores, out)
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn attend_lanes(
+    q: &[f32],
+    keys: &[f32],
+    vals: &[f32],
+    stride: usize,
+    at: usize,
+    n_keys: usize,
+    scale: f32,
+    scores: &mut Vec<f32>,
+    out: &mut [f32],
+) {
+    let hd = q.len();
+    scores.clear();
+    let mut max = f32::NEG_INFINITY;
+    for p in 0..n_keys {
+        let k = &keys[p * stride + at..p * stride + at + hd];
+        let sc = dot_lanes(q, k) * scale;
+        max = max.max(sc);
+        scores.push(sc);
+    }
+    for sc in scores.iter_mut() {
+        *sc = exp(*sc - max);
+    }
+    let sum: f32 = scores.iter().sum();
+    let inv = 1.0 / sum;
+    out.fill(0.0);
+    for (p, &w) in scores.iter().enumerate() {
+        let v = &vals[p * stride + at..p * stride + at + hd];
+        axpy_lanes(out, w * inv, v);
+    }
+}
+
 /// `Σ a[i]·b[i]` over the shorter length.
 pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     #[cfg(target_arch = "x86_64")]
@@ -58,6 +143,22 @@ pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exp_is_within_two_ulp_and_clamps() {
+        let mut x = -87.0f32;
+        while x <= 88.0 {
+            let want = (x as f64).exp();
+            let got = exp(x) as f64;
+            let ulp = (want as f32).to_bits().abs_diff((got as f32).to_bits());
+            assert!(ulp <= 2, "exp({x}) = {got}, want {want} ({ulp} ulp)");
+            x += 0.0137;
+        }
+        assert_eq!(exp(0.0), 1.0);
+        assert_eq!(exp(-1000.0), exp(-87.0));
+        assert!(exp(-1000.0) > 0.0 && exp(1000.0).is_finite());
+        assert!(exp(f32::NAN).is_nan());
+    }
 
     #[test]
     fn dot_and_axpy_match_the_portable_order_exactly() {
