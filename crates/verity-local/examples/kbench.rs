@@ -17,9 +17,17 @@ fn main() {
     };
     for (n, k) in shapes {
         let qs: Vec<i8> = (0..n * k).map(|_| (rnd() * 250.0) as i8).collect();
-        let sc: Vec<f32> = (0..n * k / 16).map(|_| rnd() * 0.01).collect();
-        let w = QMat::new(n, k, qs, sc, None).unwrap();
-        for m in [1usize, 4, 8, 41] {
+        let mut sc: Vec<f32> = (0..n * k / 16).map(|_| rnd() * 0.01).collect();
+        // Scales per 16 values (Q6_K), then per 32 (the other GGUF formats).
+        let w16 = QMat::new(n, k, qs.clone(), sc.clone(), None).unwrap();
+        for p in sc.chunks_exact_mut(2) {
+            p[1] = p[0];
+        }
+        let w32 = QMat::new(n, k, qs, sc, None).unwrap();
+        for (gs, w, m) in [1usize, 8, 41]
+            .into_iter()
+            .flat_map(|m| [(16, &w16, m), (32, &w32, m)])
+        {
             let x: Vec<f32> = (0..m * k).map(|_| rnd()).collect();
             let mut out = vec![0f32; m * n];
             let reps = if n > 100_000 { 5 } else { 30 };
@@ -33,7 +41,7 @@ fn main() {
             ts.sort_by(f64::total_cmp);
             let med = ts[reps / 2];
             println!(
-                "n={n} k={k} m={m}: {:.3} ms, {:.1} GMAC/s, {:.1} GB/s",
+                "n={n} k={k} group={gs} m={m}: {:.3} ms, {:.1} GMAC/s, {:.1} GB/s",
                 med * 1e3,
                 (m * n * k) as f64 / med / 1e9,
                 w.size_bytes() as f64 / med / 1e9

@@ -42,7 +42,7 @@ mod vnni;
 
 /// Values per activation block (one scale each).
 pub const QK: usize = 32;
-/// Values per weight scale / offset (one group).
+/// Values per weight scale / offset in [`QMat::new`]'s input (one group).
 pub const QS: usize = 16;
 /// Output features per panel.
 pub const PANEL: usize = 16;
@@ -50,8 +50,6 @@ pub const PANEL: usize = 16;
 const STEP: usize = 4;
 /// Bytes of one step: [`STEP`] inputs of each of the [`PANEL`] features.
 const STEP_BYTES: usize = STEP * PANEL;
-/// Steps per group.
-const STEPS: usize = QS / STEP;
 /// The bias of stored values: stored = `q + BIAS` as `u8`.
 const BIAS: i32 = 128;
 
@@ -60,10 +58,14 @@ const BIAS: i32 = 128;
 pub struct QMat {
     pub n: usize,
     pub k: usize,
-    /// Byte `((p·G + g)·STEPS + s)·64 + c·4 + b` is `q[16p + c][16g + 4s + b] + 128`, where
-    /// `G = k / 16`; features past `n` in the last panel are zero.
+    /// Inputs per scale: 16, or 32 when every pair of 16-groups has the same scale and
+    /// offset (most GGUF formats scale per 32), which halves the float work and the scales.
+    gs: usize,
+    /// Step `t` (inputs `4t..4t + 4`) of panel `p` is bytes `(p·k/4 + t)·64..`, lane `c`
+    /// (4 bytes) holding feature `16p + c`, each value `q + 128`; features past `n` in the
+    /// last panel are zero.
     qs: Vec<u8>,
-    /// `(p·G + g)·16 + c`: the scale of feature `16p + c` over inputs `16g..16g + 16`.
+    /// `(p·G + g)·16 + c`, `G = k / gs`: the scale of feature `16p + c` over group `g`.
     scales: Vec<f32>,
     /// Indexed like `scales`.
     offsets: Option<Vec<f32>>,
@@ -74,14 +76,16 @@ impl std::fmt::Debug for QMat {
         f.debug_struct("QMat")
             .field("n", &self.n)
             .field("k", &self.k)
+            .field("group", &self.gs)
             .field("offsets", &self.offsets.is_some())
             .finish()
     }
 }
 
 impl QMat {
-    /// Assembles a matrix from row-major values (`qs[j·k + i]`), scales and offsets
-    /// (`[j·k/16 + g]`); `k` must be a multiple of [`QK`] and the slices of matching sizes.
+    /// Assembles a matrix from row-major values (`qs[j·k + i]`), scales and offsets per 16
+    /// values (`[j·k/16 + g]`); `k` must be a multiple of [`QK`] and the slices of matching
+    /// sizes.
     pub fn new(
         n: usize,
         k: usize,
@@ -103,17 +107,26 @@ impl QMat {
         if offsets.as_ref().is_some_and(|o| o.len() != groups) {
             return Err("inconsistent quantized matrix offsets".to_owned());
         }
-        let g = k / QS;
+        let pairs_equal = |v: &[f32]| {
+            v.as_chunks::<2>()
+                .0
+                .iter()
+                .all(|p| p[0].to_bits() == p[1].to_bits())
+        };
+        let gs = if pairs_equal(&scales) && offsets.as_deref().is_none_or(pairs_equal) {
+            2 * QS
+        } else {
+            QS
+        };
         let np = n.div_ceil(PANEL);
-        let mut pq = vec![BIAS as u8; np * g * QS * PANEL];
-        pq.par_chunks_mut(g * QS * PANEL)
+        let mut pq = vec![BIAS as u8; np * k * PANEL];
+        pq.par_chunks_mut(k * PANEL)
             .enumerate()
             .for_each(|(p, panel)| {
                 for c in 0..PANEL.min(n - p * PANEL) {
                     let row = &qs[(p * PANEL + c) * k..(p * PANEL + c + 1) * k];
                     let (lanes, _) = row.as_chunks::<STEP>();
                     for (t, lane) in lanes.iter().enumerate() {
-                        // `t` = group · STEPS + step: the lane's step, in order.
                         let at = t * STEP_BYTES + c * STEP;
                         for (d, &q) in panel[at..at + STEP].iter_mut().zip(lane) {
                             *d = (q as u8) ^ 0x80;
@@ -121,12 +134,14 @@ impl QMat {
                     }
                 }
             });
+        // Per 16 in, per `gs` out (the first of each pair when `gs` is 32).
+        let (g16, g) = (k / QS, k / gs);
         let spread = |v: &[f32]| {
             let mut out = vec![0f32; np * g * PANEL];
             for j in 0..n {
                 let (p, c) = (j / PANEL, j % PANEL);
                 for gi in 0..g {
-                    out[(p * g + gi) * PANEL + c] = v[j * g + gi];
+                    out[(p * g + gi) * PANEL + c] = v[j * g16 + gi * gs / QS];
                 }
             }
             out
@@ -134,24 +149,34 @@ impl QMat {
         Ok(QMat {
             n,
             k,
+            gs,
             qs: pq,
             scales: spread(&scales),
             offsets: offsets.as_deref().map(spread),
         })
     }
 
+    /// The quantized value of feature `j`, input `i`.
+    fn value(&self, j: usize, i: usize) -> i8 {
+        let (p, c) = (j / PANEL, j % PANEL);
+        let at = (p * self.k / STEP + i / STEP) * STEP_BYTES + c * STEP + i % STEP;
+        (self.qs[at] ^ 0x80) as i8
+    }
+
+    /// Index in `scales` / `offsets` of feature `j`, input `i`.
+    fn scale_at(&self, j: usize, i: usize) -> usize {
+        let (p, c) = (j / PANEL, j % PANEL);
+        (p * (self.k / self.gs) + i / self.gs) * PANEL + c
+    }
+
     /// Row `j`'s values, scales and offsets in the row-major form [`QMat::new`] takes.
     fn row_parts(&self, j: usize) -> (Vec<i8>, Vec<f32>, Option<Vec<f32>>) {
-        let g = self.k / QS;
-        let (p, c) = (j / PANEL, j % PANEL);
-        let panel = &self.qs[p * g * QS * PANEL..(p + 1) * g * QS * PANEL];
-        let q = (0..self.k)
-            .map(|i| {
-                let (gi, s, b) = (i / QS, i % QS / STEP, i % STEP);
-                (panel[(gi * STEPS + s) * STEP_BYTES + c * STEP + b] ^ 0x80) as i8
-            })
-            .collect();
-        let pick = |v: &[f32]| (0..g).map(|gi| v[(p * g + gi) * PANEL + c]).collect();
+        let q = (0..self.k).map(|i| self.value(j, i)).collect();
+        let pick = |v: &[f32]| {
+            (0..self.k / QS)
+                .map(|g| v[self.scale_at(j, g * QS)])
+                .collect()
+        };
         (q, pick(&self.scales), self.offsets.as_deref().map(pick))
     }
 
@@ -167,12 +192,16 @@ impl QMat {
         }
         let n = mats.iter().map(|m| m.n).sum();
         let any_offsets = mats.iter().any(|m| m.offsets.is_some());
-        if mats.iter().all(|m| m.n.is_multiple_of(PANEL)) {
-            // Whole panels: stacking rows is concatenating panels.
+        if mats
+            .iter()
+            .all(|m| m.n.is_multiple_of(PANEL) && m.gs == first.gs)
+        {
+            // Whole panels with one group size: stacking rows is concatenating panels.
             let zeros = |m: &QMat| vec![0.0; m.scales.len()];
             return Ok(QMat {
                 n,
                 k,
+                gs: first.gs,
                 qs: mats.iter().flat_map(|m| m.qs.iter().copied()).collect(),
                 scales: mats.iter().flat_map(|m| m.scales.iter().copied()).collect(),
                 offsets: any_offsets.then(|| {
@@ -205,20 +234,10 @@ impl QMat {
 
     /// Row `j` as `f32` values (embedding look-ups).
     pub fn dequantize_row(&self, j: usize, out: &mut [f32]) {
-        let g = self.k / QS;
-        let (p, c) = (j / PANEL, j % PANEL);
-        let panel = &self.qs[p * g * QS * PANEL..(p + 1) * g * QS * PANEL];
-        for (gi, oc) in out[..self.k].chunks_exact_mut(QS).enumerate() {
-            let at = (p * g + gi) * PANEL + c;
-            let (s, off) = (
-                self.scales[at],
-                self.offsets.as_ref().map_or(0.0, |o| o[at]),
-            );
-            for (i, y) in oc.iter_mut().enumerate() {
-                let q = (panel[(gi * STEPS + i / STEP) * STEP_BYTES + c * STEP + i % STEP] ^ 0x80)
-                    as i8;
-                *y = s * q as f32 + off;
-            }
+        for (i, y) in out[..self.k].iter_mut().enumerate() {
+            let at = self.scale_at(j, i);
+            let off = self.offsets.as_ref().map_or(0.0, |o| o[at]);
+            *y = self.scales[at] * self.value(j, i) as f32 + off;
         }
     }
 
@@ -237,14 +256,17 @@ impl QMat {
 pub struct QRows {
     pub m: usize,
     pub k: usize,
-    /// Per row and group of 16 inputs: the quantized values, four `i8` to each `i32`.
-    q4: Vec<[i32; STEPS]>,
+    /// Per row: the quantized values, four `i8` to each `i32` (one per step).
+    q4: Vec<i32>,
     /// Per row and block of 32: the scale.
     d: Vec<f32>,
-    /// Per row and group: the exact sum of the unquantized values (for offsets).
-    sums: Vec<f32>,
-    /// Per row and group: `−128 · Σ q`, which takes the weights' bias back out.
-    corr: Vec<i32>,
+    /// Per row and group of 16, then of 32: the exact sum of the unquantized values (for
+    /// offsets; the 32-sum is the two 16-sums added).
+    sums16: Vec<f32>,
+    sums32: Vec<f32>,
+    /// Per row and group of 16, then of 32: `−128 · Σ q`, which takes the weights' bias out.
+    corr16: Vec<i32>,
+    corr32: Vec<i32>,
 }
 
 impl QRows {
@@ -253,35 +275,51 @@ impl QRows {
     pub fn quantize(x: &[f32], k: usize) -> QRows {
         debug_assert!(k.is_multiple_of(QK) && x.len().is_multiple_of(k));
         let m = x.len() / k;
-        let g = k / QS;
-        let mut q4 = vec![[0i32; STEPS]; m * g];
-        let mut d = vec![0f32; m * g / 2];
-        let mut sums = vec![0f32; m * g];
-        let mut corr = vec![0i32; m * g];
+        let mut q = QRows {
+            m,
+            k,
+            q4: vec![0; m * k / STEP],
+            d: vec![0.0; m * k / QK],
+            sums16: vec![0.0; m * k / QS],
+            sums32: vec![0.0; m * k / QK],
+            corr16: vec![0; m * k / QS],
+            corr32: vec![0; m * k / QK],
+        };
         let rows = x
             .par_chunks_exact(k)
-            .zip(q4.par_chunks_exact_mut(g))
-            .zip(d.par_chunks_exact_mut(g / 2))
-            .zip(sums.par_chunks_exact_mut(g))
-            .zip(corr.par_chunks_exact_mut(g));
+            .zip(q.q4.par_chunks_exact_mut(k / STEP))
+            .zip(q.d.par_chunks_exact_mut(k / QK))
+            .zip(q.sums16.par_chunks_exact_mut(k / QS))
+            .zip(q.sums32.par_chunks_exact_mut(k / QK))
+            .zip(q.corr16.par_chunks_exact_mut(k / QS))
+            .zip(q.corr32.par_chunks_exact_mut(k / QK));
         // Small inputs (a decode step) are not worth a task per row.
         let min_len = if m * k < 1 << 16 { m.max(1) } else { 1 };
         rows.with_min_len(min_len)
-            .for_each(|((((x, q4), d), sums), corr)| {
-                // Compiled for the CPU's vector extensions, where rounding is one instruction
-                // (`rintf` calls otherwise); the same results on every path.
+            .for_each(|((((((x, q4), d), s16), s32), c16), c32)| {
+                // Compiled for the CPU's vector extensions; the same results on every path.
                 pulp::Arch::new().dispatch(
                     #[inline(always)]
-                    || quantize_row(x, q4, d, sums, corr),
+                    || quantize_row(x, q4, d, [s16, s32], [c16, c32]),
                 )
             });
-        QRows {
-            m,
-            k,
-            q4,
-            d,
-            sums,
-            corr,
+        q
+    }
+
+    /// Row `r`'s data for weights grouped by `gs` inputs.
+    #[inline(always)]
+    fn row(&self, r: usize, gs: usize) -> Row<'_> {
+        let k = self.k;
+        let (sums, corr) = if gs == QS {
+            (&self.sums16, &self.corr16)
+        } else {
+            (&self.sums32, &self.corr32)
+        };
+        Row {
+            q4: &self.q4[r * k / STEP..(r + 1) * k / STEP],
+            d: &self.d[r * k / QK..(r + 1) * k / QK],
+            sums: &sums[r * k / gs..(r + 1) * k / gs],
+            corr: &corr[r * k / gs..(r + 1) * k / gs],
         }
     }
 }
@@ -297,19 +335,19 @@ fn round_ties_even(y: f32) -> f32 {
 }
 
 /// One row of [`QRows::quantize`]: per block of 32 the scale `max |x| / 127` and the values
-/// rounded to nearest (ties to even), per group of 16 the exact sum
-/// and the bias correction.
+/// rounded to nearest (ties to even); per group of 16 and of 32 the exact sum and the bias
+/// correction.
 #[inline(always)]
 fn quantize_row(
     x: &[f32],
-    q4: &mut [[i32; STEPS]],
+    q4: &mut [i32],
     d: &mut [f32],
-    sums: &mut [f32],
-    corr: &mut [i32],
+    [s16, s32]: [&mut [f32]; 2],
+    [c16, c32]: [&mut [i32]; 2],
 ) {
     let (blocks, _) = x.as_chunks::<QK>();
-    let (qpairs, _) = q4.as_chunks_mut::<2>();
-    for ((xb, qb), db) in blocks.iter().zip(qpairs).zip(d.iter_mut()) {
+    let (qblocks, _) = q4.as_chunks_mut::<{ QK / STEP }>();
+    for ((xb, qb), db) in blocks.iter().zip(qblocks).zip(d.iter_mut()) {
         let amax = xb.iter().fold(0f32, |a, v| a.max(v.abs()));
         let scale = amax / 127.0;
         *db = scale;
@@ -320,15 +358,20 @@ fn quantize_row(
         }
         *qb = bytemuck::cast(q);
     }
-    for (((s, xg), c), q) in sums
+    let (qgroups, _) = q4.as_chunks::<{ QS / STEP }>();
+    for (((s, xg), c), q) in s16
         .iter_mut()
         .zip(x.chunks_exact(QS))
-        .zip(corr.iter_mut())
-        .zip(q4.iter())
+        .zip(c16.iter_mut())
+        .zip(qgroups)
     {
         *s = xg.iter().sum();
         let q: [i8; QS] = bytemuck::cast(*q);
         *c = -BIAS * q.iter().map(|&v| v as i32).sum::<i32>();
+    }
+    for (i, (s, c)) in s32.iter_mut().zip(c32.iter_mut()).enumerate() {
+        *s = s16[2 * i] + s16[2 * i + 1];
+        *c = c16[2 * i] + c16[2 * i + 1];
     }
 }
 
@@ -470,19 +513,22 @@ fn panels(kernel: Kernel, w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
 
 /// The views of one panel the kernels read.
 struct Panel<'a> {
-    /// `[g·STEPS + s]`: one step.
+    /// Inputs per group.
+    gs: usize,
+    /// `[t]`: step `t` (inputs `4t..4t + 4`).
     qs: &'a [[u8; STEP_BYTES]],
-    /// `[g]`: the 16 features' scales.
+    /// `[g]`: the 16 features' scales over group `g`.
     scales: &'a [[f32; PANEL]],
     offsets: Option<&'a [[f32; PANEL]]>,
 }
 
 impl QMat {
     fn panel(&self, p: usize) -> Panel<'_> {
-        let g = self.k / QS;
+        let g = self.k / self.gs;
         let span = p * g * PANEL..(p + 1) * g * PANEL;
         Panel {
-            qs: self.qs[p * g * QS * PANEL..(p + 1) * g * QS * PANEL]
+            gs: self.gs,
+            qs: self.qs[p * self.k * PANEL..(p + 1) * self.k * PANEL]
                 .as_chunks()
                 .0,
             scales: self.scales[span.clone()].as_chunks().0,
@@ -491,44 +537,34 @@ impl QMat {
     }
 }
 
-/// One row's activation data, each slice one entry per group (`d`: per two groups).
+/// One row's activation data: `q4` per step, `d` per block of 32, the rest per group.
 struct Row<'a> {
-    q4: &'a [[i32; STEPS]],
+    q4: &'a [i32],
     d: &'a [f32],
     sums: &'a [f32],
     corr: &'a [i32],
 }
 
-impl QRows {
-    #[inline(always)]
-    fn row(&self, r: usize) -> Row<'_> {
-        let g = self.k / QS;
-        Row {
-            q4: &self.q4[r * g..(r + 1) * g],
-            d: &self.d[r * g / 2..(r + 1) * g / 2],
-            sums: &self.sums[r * g..(r + 1) * g],
-            corr: &self.corr[r * g..(r + 1) * g],
-        }
-    }
-}
-
 /// The reference: the module's arithmetic written out one value at a time.
 fn portable_panels(w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
     let m = x.m;
+    let steps = w.gs / STEP;
     for (pi, out) in dst.chunks_exact_mut(PANEL * m).enumerate() {
         let panel = w.panel(p0 + pi);
         for (r, o) in out.chunks_exact_mut(PANEL).enumerate() {
-            let row = x.row(r);
+            let row = x.row(r, w.gs);
             for (c, y) in o.iter_mut().enumerate() {
                 let mut acc = 0f32;
-                for (gi, q4) in row.q4.iter().enumerate() {
-                    let xq: [i8; QS] = bytemuck::cast(*q4);
+                for gi in 0..w.k / w.gs {
                     let mut i = 0i32;
-                    for (t, &xv) in xq.iter().enumerate() {
-                        let wq = panel.qs[gi * STEPS + t / STEP][c * STEP + t % STEP];
-                        i += ((wq ^ 0x80) as i8 as i32) * xv as i32;
+                    for t in gi * steps..(gi + 1) * steps {
+                        let xq: [i8; STEP] = row.q4[t].to_le_bytes().map(|b| b as i8);
+                        for (b, &xv) in xq.iter().enumerate() {
+                            let wq = panel.qs[t][c * STEP + b];
+                            i += ((wq ^ 0x80) as i8 as i32) * xv as i32;
+                        }
                     }
-                    let scale = panel.scales[gi][c] * row.d[gi / 2];
+                    let scale = panel.scales[gi][c] * row.d[gi * w.gs / QK];
                     acc = (i as f32).mul_add(scale, acc);
                     if let Some(off) = panel.offsets {
                         acc = off[gi][c].mul_add(row.sums[gi], acc);
@@ -548,7 +584,7 @@ mod avx2 {
 
     use pulp::x86::V3;
 
-    use super::{PANEL, QMat, QRows, STEPS};
+    use super::{PANEL, Panel, QK, QMat, QRows, STEP};
 
     /// Rows per block: their accumulators stay in registers while a group's weights are
     /// loaded once for all of them.
@@ -557,50 +593,16 @@ mod avx2 {
     #[inline(always)]
     pub(super) fn panels(simd: V3, w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
         let m = x.m;
-        let ones = simd.avx._mm256_set1_epi16(1);
-        let flip = simd.avx._mm256_set1_epi8(-128);
         for (pi, out) in dst.chunks_exact_mut(PANEL * m).enumerate() {
             let panel = w.panel(p0 + pi);
             for half in 0..2 {
                 let mut r0 = 0;
                 while r0 < m {
                     let rows = (m - r0).min(RB);
-                    let mut acc = [simd.avx._mm256_setzero_ps(); RB];
-                    for (gi, steps) in panel.qs.chunks_exact(STEPS).enumerate() {
-                        // Signed weights, their magnitudes, for the 8 features of this half.
-                        let mut sw = [simd.avx._mm256_setzero_si256(); STEPS];
-                        let mut aw = [simd.avx._mm256_setzero_si256(); STEPS];
-                        for s in 0..STEPS {
-                            let v: __m256i = bytemuck::cast(steps[s].as_chunks::<32>().0[half]);
-                            sw[s] = simd.avx2._mm256_xor_si256(v, flip);
-                            aw[s] = simd.avx2._mm256_abs_epi8(sw[s]);
-                        }
-                        let sc: __m256 = bytemuck::cast(panel.scales[gi].as_chunks::<8>().0[half]);
-                        let off: Option<__m256> = panel
-                            .offsets
-                            .map(|o| bytemuck::cast(o[gi].as_chunks::<8>().0[half]));
-                        for (i, a) in acc.iter_mut().enumerate().take(rows) {
-                            let row = x.row(r0 + i);
-                            let xq = row.q4[gi];
-                            let mut isum = simd.avx._mm256_setzero_si256();
-                            for s in 0..STEPS {
-                                let xv = simd.avx._mm256_set1_epi32(xq[s]);
-                                let sx = simd.avx2._mm256_sign_epi8(xv, sw[s]);
-                                let p16 = simd.avx2._mm256_maddubs_epi16(aw[s], sx);
-                                let p32 = simd.avx2._mm256_madd_epi16(p16, ones);
-                                isum = simd.avx2._mm256_add_epi32(isum, p32);
-                            }
-                            let scale = simd
-                                .avx
-                                ._mm256_mul_ps(sc, simd.avx._mm256_set1_ps(row.d[gi / 2]));
-                            let f = simd.avx._mm256_cvtepi32_ps(isum);
-                            *a = simd.fma._mm256_fmadd_ps(f, scale, *a);
-                            if let Some(ov) = off {
-                                let xs = simd.avx._mm256_set1_ps(row.sums[gi]);
-                                *a = simd.fma._mm256_fmadd_ps(ov, xs, *a);
-                            }
-                        }
-                    }
+                    let acc = match panel.gs / STEP {
+                        4 => block::<4>(simd, &panel, x, r0, rows, half),
+                        _ => block::<8>(simd, &panel, x, r0, rows, half),
+                    };
                     for (i, a) in acc.iter().enumerate().take(rows) {
                         let lanes: [f32; 8] = bytemuck::cast(*a);
                         let at = (r0 + i) * PANEL + half * 8;
@@ -610,6 +612,54 @@ mod avx2 {
                 }
             }
         }
+    }
+
+    /// Rows `r0..r0 + rows` against the 8 features of one half of a panel, `S` steps per
+    /// group.
+    #[inline(always)]
+    fn block<const S: usize>(
+        simd: V3,
+        panel: &Panel<'_>,
+        x: &QRows,
+        r0: usize,
+        rows: usize,
+        half: usize,
+    ) -> [__m256; RB] {
+        let ones = simd.avx._mm256_set1_epi16(1);
+        let flip = simd.avx._mm256_set1_epi8(-128);
+        let mut acc = [simd.avx._mm256_setzero_ps(); RB];
+        for (gi, steps) in panel.qs.as_chunks::<S>().0.iter().enumerate() {
+            // Signed weights and their magnitudes, for the 8 features of this half.
+            let sw: [__m256i; S] = core::array::from_fn(|s| {
+                let v: __m256i = bytemuck::cast(steps[s].as_chunks::<32>().0[half]);
+                simd.avx2._mm256_xor_si256(v, flip)
+            });
+            let aw: [__m256i; S] = core::array::from_fn(|s| simd.avx2._mm256_abs_epi8(sw[s]));
+            let sc: __m256 = bytemuck::cast(panel.scales[gi].as_chunks::<8>().0[half]);
+            let off: Option<__m256> = panel
+                .offsets
+                .map(|o| bytemuck::cast(o[gi].as_chunks::<8>().0[half]));
+            for (i, a) in acc.iter_mut().enumerate().take(rows) {
+                let row = x.row(r0 + i, panel.gs);
+                let mut isum = simd.avx._mm256_setzero_si256();
+                for (s, (sw, aw)) in sw.iter().zip(&aw).enumerate() {
+                    let xv = simd.avx._mm256_set1_epi32(row.q4[gi * S + s]);
+                    let sx = simd.avx2._mm256_sign_epi8(xv, *sw);
+                    let p16 = simd.avx2._mm256_maddubs_epi16(*aw, sx);
+                    let p32 = simd.avx2._mm256_madd_epi16(p16, ones);
+                    isum = simd.avx2._mm256_add_epi32(isum, p32);
+                }
+                let xd = simd.avx._mm256_set1_ps(row.d[gi * S * STEP / QK]);
+                let scale = simd.avx._mm256_mul_ps(sc, xd);
+                let f = simd.avx._mm256_cvtepi32_ps(isum);
+                *a = simd.fma._mm256_fmadd_ps(f, scale, *a);
+                if let Some(ov) = off {
+                    let xs = simd.avx._mm256_set1_ps(row.sums[gi]);
+                    *a = simd.fma._mm256_fmadd_ps(ov, xs, *a);
+                }
+            }
+        }
+        acc
     }
 }
 
@@ -642,6 +692,24 @@ mod tests {
     fn random_qmat(n: usize, k: usize, offsets: bool, seed: &mut u64) -> QMat {
         let (q, s, o) = random_parts(n, k, offsets, seed);
         QMat::new(n, k, q, s, o).unwrap()
+    }
+
+    /// Like [`random_qmat`] with scales and offsets per 32 values (each 16-pair equal), as
+    /// most GGUF formats have: stored with 32-input groups.
+    fn random_qmat32(n: usize, k: usize, offsets: bool, seed: &mut u64) -> QMat {
+        let (q, mut s, mut o) = random_parts(n, k, offsets, seed);
+        let pair = |v: &mut Vec<f32>| {
+            for p in v.chunks_exact_mut(2) {
+                p[1] = p[0];
+            }
+        };
+        pair(&mut s);
+        if let Some(o) = o.as_mut() {
+            pair(o);
+        }
+        let w = QMat::new(n, k, q, s, o).unwrap();
+        assert_eq!(w.gs, 32);
+        w
     }
 
     fn reference(w: &QMat, x: &[f32], m: usize) -> Vec<f32> {
@@ -705,32 +773,43 @@ mod tests {
         let mut seed = 5;
         let kernels = Kernel::available();
         eprintln!("kernels here: {kernels:?}");
-        // Ragged panels, every row-block remainder, with and without offsets.
+        // Ragged panels, every row-block remainder, with and without offsets, one pass and
+        // several (k > 1024), groups of 16 and of 32.
         for &(n, k, m, off) in &[
             (24, 160, 3, true),
             (40, 256, 6, false),
             (17, 64, 13, true),
             (1, 32, 1, false),
             (48, 96, 8, true),
+            (32, 1536, 9, true),
         ] {
-            let w = random_qmat(n, k, off, &mut seed);
-            let x: Vec<f32> = (0..m * k).map(|_| lcg(&mut seed) * 3.0).collect();
-            let q = QRows::quantize(&x, k);
-            let want = matmul_on(Kernel::Portable, &w, &q);
-            for &kernel in &kernels {
-                let got = matmul_on(kernel, &w, &q);
-                let same = got
-                    .iter()
-                    .zip(&want)
-                    .all(|(a, b)| a.to_bits() == b.to_bits());
-                assert!(
-                    same,
-                    "{kernel:?} differs from portable at {n}x{k}, {m} rows"
-                );
+            for w in [
+                random_qmat(n, k, off, &mut seed),
+                random_qmat32(n, k, off, &mut seed),
+            ] {
+                let x: Vec<f32> = (0..m * k).map(|_| lcg(&mut seed) * 3.0).collect();
+                let q = QRows::quantize(&x, k);
+                let want = matmul_on(Kernel::Portable, &w, &q);
+                let gs = w.gs;
+                for &kernel in &kernels {
+                    let got = matmul_on(kernel, &w, &q);
+                    let same = got
+                        .iter()
+                        .zip(&want)
+                        .all(|(a, b)| a.to_bits() == b.to_bits());
+                    assert!(
+                        same,
+                        "{kernel:?} differs from portable: {n}x{k}/{gs}, {m} rows"
+                    );
+                }
+                let mut out = vec![0f32; n * m];
+                matmul(&w, &q, &mut out);
+                assert_eq!(out, want, "matmul at {n}x{k}/{gs}, {m} rows");
+                let scale = want.iter().fold(0f32, |a, v| a.max(v.abs()));
+                for (a, b) in out.iter().zip(reference(&w, &x, m)) {
+                    assert!((a - b).abs() <= 0.02 * scale, "{a} vs {b} at {n}x{k}/{gs}");
+                }
             }
-            let mut out = vec![0f32; n * m];
-            matmul(&w, &q, &mut out);
-            assert_eq!(out, want, "matmul at {n}x{k}, {m} rows");
         }
     }
 
@@ -763,6 +842,18 @@ mod tests {
             assert_eq!((pq, ps), (sq, ss));
             assert_eq!(so.unwrap(), vec![0.0; k / QS]);
         }
+        // Per-32 scales round-trip too.
+        let w32 = random_qmat32(n, k, true, &mut seed);
+        let (mut q32, mut s32, mut o32) = (vec![], vec![], vec![]);
+        for j in 0..n {
+            let (q, s, o) = w32.row_parts(j);
+            q32.extend(q);
+            s32.extend(s);
+            o32.extend(o.unwrap());
+        }
+        let again = QMat::new(n, k, q32, s32, Some(o32)).unwrap();
+        assert_eq!(again.gs, 32);
+        assert_eq!((&again.qs, &again.scales), (&w32.qs, &w32.scales));
         // Whole panels are concatenated instead: the same rows.
         let a = random_qmat(32, k, false, &mut seed);
         let b = random_qmat(16, k, true, &mut seed);

@@ -12,7 +12,7 @@ use core::arch::x86_64::{
     _mm512_set1_epi32, _mm512_set1_ps, _mm512_setzero_ps,
 };
 
-use super::{PANEL, Panel, QMat, QRows, Row, STEPS};
+use super::{PANEL, Panel, QK, QMat, QRows, Row, STEP};
 
 /// Whether this CPU runs the kernel (AVX-512 F, BW and VNNI).
 pub(super) fn available() -> bool {
@@ -35,29 +35,34 @@ pub(super) fn panels(w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
     unsafe { panels_vnni(w, x, p0, dst) }
 }
 
-/// Groups of 16 inputs per pass over the panels: a pass's slice of a panel (16 KiB) and of
-/// eight activation rows stay in L1 while every row block uses them. Accumulators are stored
-/// to `dst` between passes and loaded back, so the arithmetic is the same sequence.
-const PASS_GROUPS: usize = 64;
+/// Inputs per pass over the panels: a pass's slice of a panel (16 KiB) and of eight
+/// activation rows stay in L1 while every row block uses them. Accumulators are stored to
+/// `dst` between passes and loaded back, so the arithmetic is the same sequence.
+const PASS_INPUTS: usize = 1024;
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
 fn panels_vnni(w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
     let m = x.m;
-    let groups = w.k / super::QS;
+    let groups = w.k / w.gs;
+    let per_pass = PASS_INPUTS / w.gs;
     let mut g0 = 0;
     while g0 < groups {
-        let pass = g0..(g0 + PASS_GROUPS).min(groups);
+        let pass = g0..(g0 + per_pass).min(groups);
         for (pi, out) in dst.chunks_exact_mut(PANEL * m).enumerate() {
             let panel = w.panel(p0 + pi);
             let (out, _) = out.as_chunks_mut::<PANEL>();
             let mut r0 = 0;
             while r0 < m {
                 let span = (&panel, pass.clone(), &mut *out);
-                r0 += match m - r0 {
-                    8.. => rows::<8>(span, x, r0),
-                    4.. => rows::<4>(span, x, r0),
-                    2.. => rows::<2>(span, x, r0),
-                    _ => rows::<1>(span, x, r0),
+                r0 += match (m - r0, w.gs / STEP) {
+                    (8.., 4) => rows::<8, 4>(span, x, r0),
+                    (4.., 4) => rows::<4, 4>(span, x, r0),
+                    (2.., 4) => rows::<2, 4>(span, x, r0),
+                    (_, 4) => rows::<1, 4>(span, x, r0),
+                    (8.., _) => rows::<8, 8>(span, x, r0),
+                    (4.., _) => rows::<4, 8>(span, x, r0),
+                    (2.., _) => rows::<2, 8>(span, x, r0),
+                    _ => rows::<1, 8>(span, x, r0),
                 };
             }
         }
@@ -65,45 +70,89 @@ fn panels_vnni(w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
     }
 }
 
-/// Rows `r0..r0 + R` against groups `pass` of one panel: a group's four steps are loaded
-/// once for all `R` rows, whose accumulators stay in registers (starting from zero on the
+/// Rows `r0..r0 + R` against groups `pass` of one panel, `S` steps per group: a group's
+/// steps are loaded once for all `R` rows, whose accumulators stay in registers (starting from zero on the
 /// first pass, from `out` after). Returns `R`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
 #[inline]
-fn rows<const R: usize>(
+fn rows<const R: usize, const S: usize>(
     (panel, pass, out): (&Panel<'_>, std::ops::Range<usize>, &mut [[f32; PANEL]]),
     x: &QRows,
     r0: usize,
 ) -> usize {
-    let rows: [Row<'_>; R] = core::array::from_fn(|i| x.row(r0 + i));
+    let rows: [Row<'_>; R] = core::array::from_fn(|i| x.row(r0 + i, panel.gs));
     let mut acc: [__m512; R] = if pass.start == 0 {
         [_mm512_setzero_ps(); R]
     } else {
         core::array::from_fn(|i| bytemuck::cast(out[r0 + i]))
     };
-    let (groups, _) = panel.qs.as_chunks::<STEPS>();
+    let (groups, _) = panel.qs.as_chunks::<S>();
     for gi in pass {
         let steps = &groups[gi];
-        let w: [__m512i; STEPS] = core::array::from_fn(|s| bytemuck::cast(steps[s]));
         let sc: __m512 = bytemuck::cast(panel.scales[gi]);
-        for (a, row) in acc.iter_mut().zip(&rows) {
-            let xq = row.q4[gi];
-            let mut t = _mm512_set1_epi32(row.corr[gi]);
-            for (wv, &x4) in w.iter().zip(&xq) {
-                t = _mm512_dpbusd_epi32(t, *wv, _mm512_set1_epi32(x4));
-            }
-            let scale = _mm512_mul_ps(sc, _mm512_set1_ps(row.d[gi / 2]));
-            *a = _mm512_fmadd_ps(_mm512_cvtepi32_ps(t), scale, *a);
+        // Integer sums, four steps at a time (four weight registers live, not eight).
+        let mut t: [__m512i; R] = core::array::from_fn(|i| _mm512_set1_epi32(rows[i].corr[gi]));
+        for (h, quad) in steps.as_chunks::<4>().0.iter().enumerate() {
+            let w: [__m512i; 4] = core::array::from_fn(|s| bytemuck::cast(quad[s]));
+            unrolled::<R>(
+                #[inline(always)]
+                |i| {
+                    let at = gi * S + 4 * h;
+                    let xq: &[i32; 4] = rows[i].q4[at..].first_chunk().unwrap_or(&[0; 4]);
+                    for (wv, &x4) in w.iter().zip(xq) {
+                        t[i] = _mm512_dpbusd_epi32(t[i], *wv, _mm512_set1_epi32(x4));
+                    }
+                },
+            );
         }
+        unrolled::<R>(
+            #[inline(always)]
+            |i| {
+                let scale = _mm512_mul_ps(sc, _mm512_set1_ps(rows[i].d[gi * S * STEP / QK]));
+                acc[i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(t[i]), scale, acc[i]);
+            },
+        );
         if let Some(off) = panel.offsets {
             let ov: __m512 = bytemuck::cast(off[gi]);
-            for (a, row) in acc.iter_mut().zip(&rows) {
-                *a = _mm512_fmadd_ps(ov, _mm512_set1_ps(row.sums[gi]), *a);
-            }
+            unrolled::<R>(
+                #[inline(always)]
+                |i| acc[i] = _mm512_fmadd_ps(ov, _mm512_set1_ps(rows[i].sums[gi]), acc[i]),
+            );
         }
     }
     for (o, a) in out[r0..r0 + R].iter_mut().zip(acc) {
         *o = bytemuck::cast(a);
     }
     R
+}
+
+/// `f(0)`, …, `f(R - 1)` written out, for `R` up to 8: with constant indices the row
+/// accumulators stay in registers (a loop over them kept them on the stack).
+#[inline(always)]
+fn unrolled<const R: usize>(mut f: impl FnMut(usize)) {
+    const { assert!(R <= 8) };
+    if R > 0 {
+        f(0);
+    }
+    if R > 1 {
+        f(1);
+    }
+    if R > 2 {
+        f(2);
+    }
+    if R > 3 {
+        f(3);
+    }
+    if R > 4 {
+        f(4);
+    }
+    if R > 5 {
+        f(5);
+    }
+    if R > 6 {
+        f(6);
+    }
+    if R > 7 {
+        f(7);
+    }
 }
