@@ -35,7 +35,7 @@ fn main() {
             for _ in 0..reps {
                 let t = Instant::now();
                 let q = QRows::quantize(&x, k);
-                matmul(&w, &q, &mut out);
+                matmul(w, &q, &mut out);
                 ts.push(t.elapsed().as_secs_f64());
             }
             ts.sort_by(f64::total_cmp);
