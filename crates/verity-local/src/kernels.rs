@@ -334,6 +334,18 @@ fn round_ties_even(y: f32) -> f32 {
     (y + MAGIC) - MAGIC
 }
 
+/// The sum of 16 values in a fixed tree order (halves, then quarters, …) that vectorizes,
+/// where a running sum is a chain of 16 dependent additions.
+#[inline(always)]
+fn sum16(x: &[f32]) -> f32 {
+    let mut a = [0f32; 8];
+    for (i, v) in a.iter_mut().enumerate() {
+        *v = x[i] + x[i + 8];
+    }
+    let b = [a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]];
+    (b[0] + b[2]) + (b[1] + b[3])
+}
+
 /// One row of [`QRows::quantize`]: per block of 32 the scale `max |x| / 127` and the values
 /// rounded to nearest (ties to even); per group of 16 and of 32 the exact sum and the bias
 /// correction.
@@ -348,7 +360,14 @@ fn quantize_row(
     let (blocks, _) = x.as_chunks::<QK>();
     let (qblocks, _) = q4.as_chunks_mut::<{ QK / STEP }>();
     for ((xb, qb), db) in blocks.iter().zip(qblocks).zip(d.iter_mut()) {
-        let amax = xb.iter().fold(0f32, |a, v| a.max(v.abs()));
+        // Lane-wise maxima, then their maximum (exact in any order): vectorizes.
+        let mut lanes = [0f32; 8];
+        for c in xb.as_chunks::<8>().0 {
+            for (l, v) in lanes.iter_mut().zip(c) {
+                *l = l.max(v.abs());
+            }
+        }
+        let amax = lanes.iter().fold(0f32, |a, &v| a.max(v));
         let scale = amax / 127.0;
         *db = scale;
         let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
@@ -365,7 +384,7 @@ fn quantize_row(
         .zip(c16.iter_mut())
         .zip(qgroups)
     {
-        *s = xg.iter().sum();
+        *s = sum16(xg);
         let q: [i8; QS] = bytemuck::cast(*q);
         *c = -BIAS * q.iter().map(|&v| v as i32).sum::<i32>();
     }
