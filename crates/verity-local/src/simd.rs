@@ -23,6 +23,26 @@ pub(crate) fn dot_lanes(a: &[f32], b: &[f32]) -> f32 {
     ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail
 }
 
+/// [`dot_lanes`] of `a` with four vectors at once, each result bit-identical to it.
+#[inline(always)]
+fn dot4_lanes(a: &[f32], b: [&[f32]; 4]) -> [f32; 4] {
+    let n = b.iter().fold(a.len(), |n, v| n.min(v.len()));
+    if !n.is_multiple_of(LANES) {
+        return b.map(|v| dot_lanes(a, v));
+    }
+    let (ac, _) = a[..n].as_chunks::<LANES>();
+    let bc = b.map(|v| v[..n].as_chunks::<LANES>().0);
+    let mut acc = [[0f32; LANES]; 4];
+    for (c, x) in ac.iter().enumerate() {
+        for (acc, bc) in acc.iter_mut().zip(&bc) {
+            for i in 0..LANES {
+                acc[i] = x[i].mul_add(bc[c][i], acc[i]);
+            }
+        }
+    }
+    acc.map(|a| ((a[0] + a[4]) + (a[1] + a[5])) + ((a[2] + a[6]) + (a[3] + a[7])))
+}
+
 #[inline(always)]
 fn axpy_lanes(y: &mut [f32], a: f32, x: &[f32]) {
     for (yv, xv) in y.iter_mut().zip(x) {
@@ -96,13 +116,19 @@ fn attend_lanes(
 ) {
     let hd = q.len();
     scores.clear();
-    let mut max = f32::NEG_INFINITY;
-    for p in 0..n_keys {
-        let k = &keys[p * stride + at..p * stride + at + hd];
-        let sc = dot_lanes(q, k) * scale;
-        max = max.max(sc);
-        scores.push(sc);
+    let key = |p: usize| &keys[p * stride + at..p * stride + at + hd];
+    // Four keys at a time: four independent chains of the same per-key arithmetic as
+    // `dot_lanes` (one key's dot product is a chain of dependent multiply-adds).
+    let mut p = 0;
+    while p + 4 <= n_keys {
+        let d = dot4_lanes(q, [key(p), key(p + 1), key(p + 2), key(p + 3)]);
+        scores.extend(d.map(|v| v * scale));
+        p += 4;
     }
+    for p in p..n_keys {
+        scores.push(dot_lanes(q, key(p)) * scale);
+    }
+    let max = scores.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
     for sc in scores.iter_mut() {
         *sc = exp(*sc - max);
     }
@@ -143,6 +169,18 @@ pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn four_at_a_time_is_one_at_a_time() {
+        let a: Vec<f32> = (0..64).map(|i| (i as f32 * 0.37).sin()).collect();
+        let bs: Vec<Vec<f32>> = (0..4)
+            .map(|j| (0..64).map(|i| ((i * 7 + j) as f32 * 0.11).cos()).collect())
+            .collect();
+        let four = dot4_lanes(&a, [&bs[0], &bs[1], &bs[2], &bs[3]]);
+        for (f, b) in four.iter().zip(&bs) {
+            assert_eq!(f.to_bits(), dot_lanes(&a, b).to_bits());
+        }
+    }
 
     #[test]
     fn exp_is_within_two_ulp_and_clamps() {
