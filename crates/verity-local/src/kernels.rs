@@ -6,26 +6,31 @@
 //! (Q8_0, Q5_0, Q4_0, Q4_1, Q5_1, Q4_K, Q5_K, Q6_K: their values are small integers times a
 //! scale, plus a per-block minimum for the `_1`/`_K` kinds); see `gguf::to_qmat`.
 //!
-//! **Panels.** The values are stored in panels of [`PANEL`] = 16 output features: for each
-//! group of 16 inputs, four 64-byte steps, each holding 4 consecutive inputs of all 16
-//! features. One step is one vector register; one 32-bit lane of it is one feature's 4
-//! inputs. So a single multiply-add instruction (`vpdpbusd`) adds 4 products into each of 16
-//! features' integer sums, one activation's 4 bytes broadcast to every lane, and the 16
-//! features' results land in one register, in output order: no horizontal sums, and the
-//! float work is done once per 16 inputs for 16 features at a time. Values are stored biased
-//! by 128 (`u8`), the operand `vpdpbusd` wants unsigned.
+//! **Groups.** Most formats scale per 32 values (all but Q6_K); when every pair of 16-value
+//! scales (and offsets) of a matrix is equal, [`QMat::new`] keeps one per 32 inputs, so the
+//! float work below is done half as often and half the scales are streamed.
+//!
+//! **Panels.** The values are stored in panels of [`PANEL`] = 16 output features, in steps of
+//! 64 bytes, each holding 4 consecutive inputs of all 16 features. One step is one vector
+//! register; one 32-bit lane of it is one feature's 4 inputs. So a single multiply-add
+//! instruction (`vpdpbusd`) adds 4 products into each of 16 features' integer sums, one
+//! activation's 4 bytes broadcast to every lane, and the 16 features' results land in one
+//! register, in output order: no horizontal sums, and the float work is done once per group
+//! for 16 features at a time. Values are stored biased by 128 (`u8`), the operand `vpdpbusd`
+//! wants unsigned. A panel is streamed whole, row blocks of up to 8 activation rows sharing
+//! each load of its weights.
 //!
 //! Activations are quantized per row into blocks of 32 `i8` with one `f32` scale ([`QRows`],
-//! like ggml's Q8_0), plus exact `f32` sums per 16 values for the offset term.
+//! like ggml's Q8_0), plus exact `f32` sums per group for the offset term.
 //!
 //! **One arithmetic on every path.** For each activation row and output feature:
 //!
 //! ```text
 //! acc = 0
-//! for each group g of 16 inputs:
-//!     i   = Σ q_w · q_x                          (exact, i32)
-//!     acc = fma(i as f32, scale_w[g] · scale_x[g/2], acc)
-//!     acc = fma(offset_w[g], Σ x over g, acc)    (matrices with offsets)
+//! for each group g (16 or 32 inputs):
+//!     i   = Σ q_w · q_x                            (exact, i32)
+//!     acc = fma(i as f32, scale_w[g] · scale_x[g], acc)
+//!     acc = fma(offset_w[g], Σ x over g, acc)      (matrices with offsets)
 //! ```
 //!
 //! Integer sums are exact on every path (with VNNI the bias is taken back out exactly:

@@ -9,9 +9,10 @@
 //! How it runs (each module's documentation says more):
 //! * [`gguf`] reads the file strictly (a corrupt file is an error, never a panic) and converts
 //!   every weight matrix exactly into one int8 layout ([`kernels::QMat`]);
-//! * [`kernels`] is the hot loop: int8 × int8 dot products (AVX-512BW or AVX2 through
-//!   `pulp`'s safe wrappers, detected at run time; a portable loop elsewhere), parallel over
-//!   output rows;
+//! * [`kernels`] is the hot loop: int8 weights in panels of 16 output features × int8
+//!   activations, parallel over panels, with the best kernel the CPU has (detected at run
+//!   time; `VERITY_LOCAL_KERNEL` forces one): AVX-512 VNNI `vpdpbusd`, else AVX2 through
+//!   `pulp`'s safe wrappers, else a portable loop — all giving the same bits;
 //! * [`model`] is the transformer with one KV cache per sequence and ragged batches;
 //! * [`engine`] is the inference thread: continuous batching of concurrent requests;
 //! * [`tokenizer`] builds the tokenizer and the ChatML format from the GGUF metadata.
@@ -19,9 +20,14 @@
 //! Why not candle's quantized models: on x86 candle 0.11's CPU kernels for Q5_0 and Q4_1 (the
 //! bulk of both pinned models) are scalar, and its fast repacked paths need `k % 256 == 0`
 //! (896 and 576 are not), so `candle-transformers`' `quantized_qwen2` decoded at 2-8 tokens/s
-//! here (2 cores); the int8 kernels below run the same weights at 40-50 (BENCHMARKS.md). The tokenizer is
-//! the `tokenizers` crate candle uses. Everything is safe Rust: the SIMD goes through `pulp`'s
-//! safe intrinsic wrappers and run-time dispatch.
+//! here (2 cores); the int8 kernels below decode the same weights at 60-67 and prefill at
+//! 440-510 (BENCHMARKS.md). The tokenizer is the `tokenizers` crate candle uses.
+//!
+//! `unsafe`: the crate denies it everywhere but one module, `kernels/vnni.rs`, whose single
+//! `unsafe` block calls the `#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]` kernel
+//! after run-time detection (`pulp` does not wrap VNNI). The intrinsics inside are safe calls
+//! and its loads are `bytemuck` casts of checked slices. Everything else is safe Rust, the other
+//! SIMD going through `pulp`'s safe wrappers and run-time dispatch.
 
 pub mod engine;
 pub mod gguf;
