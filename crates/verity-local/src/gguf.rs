@@ -1,10 +1,14 @@
-//! A strict GGUF (v2/v3) reader over an in-memory file, and the exact conversion of its
-//! quantized tensors into the kernels' layout ([`QMat`]).
+//! A strict GGUF (v2/v3) reader, and the exact conversion of its quantized tensors into the
+//! kernels' layout ([`QMat`]). The header is parsed from memory (the whole file, or a prefix of
+//! it: [`Gguf::read_header`]); tensors are read from any [`TensorBytes`] — the file in memory,
+//! or the open file one tensor at a time, so loading never holds the whole file.
 //!
 //! Every length and offset is checked against the file before use, so a truncated or corrupt
-//! file is an [`Error`], never a panic or a huge allocation.
+//! file is a [`GgufError`], never a panic or a huge allocation.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ops::Range;
 
 use crate::kernels::{QK, QMat, QS};
 
@@ -136,6 +140,64 @@ pub struct TensorInfo {
 }
 
 /// A parsed GGUF file (metadata and tensor directory), borrowing nothing.
+/// Where a tensor's bytes come from: a whole file in memory, or an open file (read one range
+/// at a time, from any thread).
+pub trait TensorBytes: Sync {
+    /// The bytes of `range` (absolute file offsets).
+    fn bytes(&self, range: Range<usize>) -> Result<Cow<'_, [u8]>, String>;
+}
+
+impl TensorBytes for [u8] {
+    fn bytes(&self, range: Range<usize>) -> Result<Cow<'_, [u8]>, String> {
+        self.get(range.clone())
+            .map(Cow::Borrowed)
+            .ok_or_else(|| format!("bytes {range:?} are past the end of the file"))
+    }
+}
+
+impl TensorBytes for Vec<u8> {
+    fn bytes(&self, range: Range<usize>) -> Result<Cow<'_, [u8]>, String> {
+        self.as_slice().bytes(range)
+    }
+}
+
+impl TensorBytes for std::fs::File {
+    fn bytes(&self, range: Range<usize>) -> Result<Cow<'_, [u8]>, String> {
+        let mut buf = vec![0u8; range.len()];
+        read_at(self, &mut buf, range.start as u64)
+            .map_err(|e| format!("cannot read bytes {range:?}: {e}"))?;
+        Ok(Cow::Owned(buf))
+    }
+}
+
+/// Fills `buf` from `file` at `offset` without moving a shared cursor (so threads can read
+/// different tensors at once).
+#[cfg(unix)]
+fn read_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &std::fs::File, mut buf: &mut [u8], mut offset: u64) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buf, offset)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(any(unix, windows)))]
+fn read_at(_: &std::fs::File, _: &mut [u8], _: u64) -> std::io::Result<()> {
+    Err(std::io::Error::other(
+        "reading a file at an offset is not supported on this platform",
+    ))
+}
+
 #[derive(Debug)]
 pub struct Gguf {
     pub version: u32,
@@ -229,6 +291,28 @@ impl<'a> Reader<'a> {
 impl Gguf {
     /// Parses the header, metadata and tensor directory of `buf` (the whole file).
     pub fn parse(buf: &[u8]) -> Result<Gguf, GgufError> {
+        Gguf::parse_prefix(buf, buf.len())
+    }
+
+    /// Parses the header from the first bytes of an open file of `file_len` bytes, reading a
+    /// larger prefix while the one read is too short (16 MiB holds the pinned models' headers,
+    /// tokenizer included). A corrupt file is found corrupt once the prefix is the whole file.
+    pub fn read_header(file: &std::fs::File, file_len: usize) -> Result<Gguf, GgufError> {
+        let mut want = file_len.min(16 << 20);
+        loop {
+            let mut prefix = vec![0u8; want];
+            read_at(file, &mut prefix, 0)
+                .map_err(|e| corrupt(format!("cannot read the header: {e}")))?;
+            match Gguf::parse_prefix(&prefix, file_len) {
+                Err(_) if want < file_len => want = file_len.min(want.saturating_mul(4)),
+                parsed => return parsed,
+            }
+        }
+    }
+
+    /// [`Gguf::parse`] of `buf`, the first bytes of a file of `file_len` bytes: the header
+    /// must lie within `buf`; tensors are checked against `file_len`.
+    pub fn parse_prefix(buf: &[u8], file_len: usize) -> Result<Gguf, GgufError> {
         let mut r = Reader { buf, pos: 0 };
         if r.take(4).map_err(|_| GgufError::BadMagic)? != b"GGUF" {
             return Err(GgufError::BadMagic);
@@ -299,7 +383,7 @@ impl Gguf {
                 .ok_or_else(|| corrupt(format!("tensor `{name}` has a bad offset")))?;
             let end = start
                 .checked_add(size)
-                .filter(|&e| e <= buf.len())
+                .filter(|&e| e <= file_len)
                 .ok_or_else(|| {
                     corrupt(format!("tensor `{name}` extends past the end of the file"))
                 })?;
@@ -368,7 +452,12 @@ impl Gguf {
     }
 
     /// A 1-D tensor (norm weights, biases) of `len` values as `f32`.
-    pub fn vector(&self, buf: &[u8], name: &str, len: usize) -> Result<Vec<f32>, GgufError> {
+    pub fn vector(
+        &self,
+        src: &(impl TensorBytes + ?Sized),
+        name: &str,
+        len: usize,
+    ) -> Result<Vec<f32>, GgufError> {
         let info = self.info(name)?;
         let count: usize = info.dims.iter().product();
         if count != len {
@@ -377,15 +466,26 @@ impl Gguf {
                 message: format!("has {count} values, expected {len}"),
             });
         }
-        let data = &buf[info.range.clone()];
+        let data = src
+            .bytes(info.range.clone())
+            .map_err(|message| GgufError::Tensor {
+                name: name.to_owned(),
+                message,
+            })?;
         let mut out = vec![0f32; len];
-        dequantize(info.dtype, data, &mut out);
+        dequantize(info.dtype, &data, &mut out);
         Ok(out)
     }
 
     /// A 2-D weight tensor of `n` rows by `k` columns as a [`QMat`] (exact for the quantized
     /// types; `F32`/`F16`/`BF16` matrices are quantized to 8 bits per 16 values).
-    pub fn matrix(&self, buf: &[u8], name: &str, n: usize, k: usize) -> Result<QMat, GgufError> {
+    pub fn matrix(
+        &self,
+        src: &(impl TensorBytes + ?Sized),
+        name: &str,
+        n: usize,
+        k: usize,
+    ) -> Result<QMat, GgufError> {
         let info = self.info(name)?;
         let terr = |message: String| GgufError::Tensor {
             name: name.to_owned(),
@@ -402,7 +502,8 @@ impl Gguf {
                 "rows of {k} values are not a multiple of {QK}"
             )));
         }
-        to_qmat(info.dtype, &buf[info.range.clone()], n, k).map_err(terr)
+        let data = src.bytes(info.range.clone()).map_err(terr)?;
+        to_qmat(info.dtype, &data, n, k).map_err(terr)
     }
 }
 
@@ -760,6 +861,31 @@ mod tests {
             Err(GgufError::Tensor { .. })
         ));
         assert!(matches!(g.usize("missing"), Err(GgufError::Missing(_))));
+
+        // The same, read from the open file: the header from a prefix, tensors one by one.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.gguf");
+        std::fs::write(&path, &file).unwrap();
+        let f = std::fs::File::open(&path).unwrap();
+        let from_file = Gguf::read_header(&f, file.len()).unwrap();
+        assert_eq!(from_file.metadata, g.metadata);
+        assert_eq!(from_file.tensors["w"].range, g.tensors["w"].range);
+        assert_eq!(from_file.vector(&f, "v", 2).unwrap(), [1.5, 2.5]);
+        let mut row2 = vec![0f32; 32];
+        from_file
+            .matrix(&f, "w", 1, 32)
+            .unwrap()
+            .dequantize_row(0, &mut row2);
+        assert_eq!(row2, want);
+        // A prefix ending where the tensor data starts is the whole header; one cut inside the
+        // header is an error, and so is a tensor past the file's stated length.
+        let data_start = g.tensors.values().map(|t| t.range.start).min().unwrap();
+        assert!(Gguf::parse_prefix(&file[..data_start], file.len()).is_ok());
+        assert!(Gguf::parse_prefix(&file[..data_start - 40], file.len()).is_err());
+        assert!(Gguf::parse_prefix(&file, data_start + 8).is_err());
+        // Reading past the end of the file is an error, not a panic.
+        assert!(f.bytes(file.len() - 4..file.len() + 4).is_err());
+        assert!(file.bytes(file.len() - 4..file.len() + 4).is_err());
     }
 
     #[test]

@@ -56,33 +56,37 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Reads a whole file while hashing it.
-pub(crate) fn read_hashed(path: &Path) -> Result<(Vec<u8>, String), std::io::Error> {
-    let mut f = std::fs::File::open(path)?;
-    let len = f.metadata()?.len();
-    let mut buf = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+/// The sha256 of everything `file` has from its current position on, read in chunks.
+pub(crate) fn hash_file(mut file: &std::fs::File) -> Result<String, std::io::Error> {
     let mut hasher = Sha256::new();
     let mut chunk = vec![0u8; 8 << 20];
     loop {
-        let n = f.read(&mut chunk)?;
+        let n = file.read(&mut chunk)?;
         if n == 0 {
             break;
         }
         hasher.update(&chunk[..n]);
-        buf.extend_from_slice(&chunk[..n]);
     }
-    Ok((buf, hex(&hasher.finalize())))
+    Ok(hex(&hasher.finalize()))
 }
 
 impl Loaded {
     /// Reads `path`, checks it against `expected_sha256` when given (removing a mismatching
-    /// file), and builds the model. The file's bytes are dropped once converted.
+    /// file), and builds the model.
+    ///
+    /// The file is read twice through one open handle: once to hash it, then its header and
+    /// each tensor as it is converted, so memory holds the converted weights and at most a few
+    /// tensors' bytes, never the whole file. The handle keeps reading the file that was
+    /// hashed: the store replaces files by renaming, which leaves an open file as it was.
     pub fn load(path: &Path, expected_sha256: Option<&str>) -> Result<Loaded, LoadError> {
         let start = Instant::now();
-        let (buf, sha256) = read_hashed(path).map_err(|source| LoadError::Io {
+        let io = |source| LoadError::Io {
             path: path.to_owned(),
             source,
-        })?;
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let file_size = file.metadata().map_err(io)?.len();
+        let sha256 = hash_file(&file).map_err(io)?;
         if let Some(expected) = expected_sha256
             && expected != sha256
         {
@@ -97,10 +101,12 @@ impl Loaded {
             path: path.to_owned(),
             message,
         };
-        let g = Gguf::parse(&buf).map_err(|e| invalid(e.to_string()))?;
+        let len = usize::try_from(file_size)
+            .map_err(|_| invalid("the file is too large for this machine".to_owned()))?;
+        let g = Gguf::read_header(&file, len).map_err(|e| invalid(e.to_string()))?;
         let tokenizer = Tokenizer::from_gguf(&g).map_err(invalid)?;
         let chat = ChatFormat::from_gguf(&g, &tokenizer).map_err(invalid)?;
-        let model = Model::from_gguf(&g, &buf).map_err(invalid)?;
+        let model = Model::from_gguf(&g, &file).map_err(invalid)?;
         if tokenizer.vocab_size() > model.cfg.vocab {
             return Err(invalid(format!(
                 "the tokenizer has {} tokens but the embeddings only {}",
@@ -111,7 +117,7 @@ impl Loaded {
         Ok(Loaded {
             path: path.to_owned(),
             sha256,
-            file_size: buf.len() as u64,
+            file_size,
             model,
             tokenizer,
             chat,

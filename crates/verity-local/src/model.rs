@@ -10,7 +10,7 @@
 
 use rayon::prelude::*;
 
-use crate::gguf::{Gguf, GgufError};
+use crate::gguf::{Gguf, GgufError, TensorBytes};
 use crate::kernels::{QMat, QRows, matmul};
 use crate::simd;
 
@@ -136,8 +136,9 @@ fn stack(mats: &[QMat]) -> Result<QMat, String> {
 }
 
 impl Model {
-    /// Reads the architecture and weights from a parsed GGUF file (`buf` is the whole file).
-    pub fn from_gguf(g: &Gguf, buf: &[u8]) -> Result<Model, String> {
+    /// Reads the architecture and weights of a parsed GGUF file, its tensors from `src` (the
+    /// file in memory, or the open file).
+    pub fn from_gguf(g: &Gguf, src: &(impl TensorBytes + ?Sized)) -> Result<Model, String> {
         let arch_name = g.str("general.architecture").map_err(|e| e.to_string())?;
         let arch = match arch_name {
             "llama" => Arch::Llama,
@@ -182,8 +183,8 @@ impl Model {
             .get(1)
             .ok_or("token_embd.weight is not a matrix")?;
         let kv_dim = n_kv_head * head_dim;
-        let mat = |name: &str, n: usize, k: usize| g.matrix(buf, name, n, k).map_err(e);
-        let vec = |name: &str, n: usize| g.vector(buf, name, n).map_err(e);
+        let mat = |name: &str, n: usize, k: usize| g.matrix(src, name, n, k).map_err(e);
+        let vec = |name: &str, n: usize| g.vector(src, name, n).map_err(e);
 
         let embd = mat("token_embd.weight", vocab, n_embd)?;
         let output = if g.tensors.contains_key("output.weight") {
