@@ -329,14 +329,14 @@ impl QRows {
     }
 }
 
-/// `y` rounded to the nearest integer, ties to even, for `|y| < 2^22` (quantized values are
-/// at most 127): adding and taking back `1.5 · 2^23` leaves no fraction bits. Plain float
-/// arithmetic, so it vectorizes on any CPU, where `f32::round_ties_even` is a `rintf` call
-/// without SSE4.1.
+/// `y` (in `[-127, 127]`, or NaN) rounded to the nearest integer, ties to even, as `i8` (NaN:
+/// 0). Adding `1.5 · 2^23` leaves the rounded integer in the low mantissa bits, read as a byte:
+/// plain float and integer arithmetic, so the loop vectorizes on any CPU (a saturating float
+/// to `i8` cast, or `f32::round_ties_even` without SSE4.1, does not).
 #[inline(always)]
-fn round_ties_even(y: f32) -> f32 {
+fn round_to_i8(y: f32) -> i8 {
     const MAGIC: f32 = 12_582_912.0;
-    (y + MAGIC) - MAGIC
+    (y + MAGIC).to_bits() as u8 as i8
 }
 
 /// The sum of 16 values in a fixed tree order (halves, then quarters, …) that vectorizes,
@@ -378,7 +378,7 @@ fn quantize_row(
         let inv = if scale > 0.0 { 1.0 / scale } else { 0.0 };
         let mut q = [0i8; QK];
         for (q, v) in q.iter_mut().zip(xb) {
-            *q = round_ties_even(v * inv).clamp(-127.0, 127.0) as i8;
+            *q = round_to_i8((v * inv).clamp(-127.0, 127.0));
         }
         *qb = bytemuck::cast(q);
     }
@@ -891,6 +891,16 @@ mod tests {
             let o = o.unwrap_or_else(|| vec![0.0; k / QS]);
             assert_eq!(st.row_parts(j), (q, s, Some(o)), "row {j}");
         }
+    }
+
+    #[test]
+    fn rounding_to_i8_is_round_ties_even() {
+        for i in -127 * 8..=127 * 8 {
+            let y = i as f32 / 8.0;
+            assert_eq!(round_to_i8(y), y.round_ties_even() as i8, "{y}");
+        }
+        assert_eq!(round_to_i8(f32::NAN), 0);
+        assert_eq!(round_to_i8(-0.0), 0);
     }
 
     #[test]
