@@ -20,8 +20,8 @@
 //! Why not candle's quantized models: on x86 candle 0.11's CPU kernels for Q5_0 and Q4_1 (the
 //! bulk of both pinned models) are scalar, and its fast repacked paths need `k % 256 == 0`
 //! (896 and 576 are not), so `candle-transformers`' `quantized_qwen2` decoded at 2-8 tokens/s
-//! here (2 cores); the int8 kernels below decode the same weights at 60-67 and prefill at
-//! 440-510 (BENCHMARKS.md). The tokenizer is the `tokenizers` crate candle uses.
+//! here (2 cores); the int8 kernels below decode the same weights at 63-73 and prefill at
+//! 440-570 (BENCHMARKS.md). The tokenizer is the `tokenizers` crate candle uses.
 //!
 //! `unsafe`: the crate denies it everywhere but one module, `kernels/vnni.rs`, whose single
 //! `unsafe` block calls the `#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]` kernel
