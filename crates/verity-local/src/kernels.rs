@@ -37,7 +37,7 @@
 //! `Σ (q_w + 128) · q_x − 128 · Σ q_x`), and the float steps are the same operations in the
 //! same order, so every path — AVX-512 VNNI, AVX2 through `pulp`'s safe wrappers, the
 //! portable loop — gives the same bits, and a row's results never depend on which rows it
-//! is batched with (tests check both bit for bit). `VERITY_LOCAL_KERNEL` (`vnni`, `avx2`,
+//! is batched with (tests check both bit for bit). `VERITY_LOCAL_KERNEL` (`vnni`, `avxvnni`, `avx2`,
 //! `portable`) forces a path, for benchmarks and for reproducing another machine's run.
 
 use rayon::prelude::*;
@@ -467,11 +467,13 @@ fn scatter(tmp: &[f32], m: usize, n: usize, out: &mut [f32]) {
 }
 
 /// Which kernel runs: the best the CPU has, or the one named by `VERITY_LOCAL_KERNEL`
-/// (`vnni`, `avx2`, `portable`) when the CPU has it. All give the same bits.
+/// (`vnni`, `avxvnni`, `avx2`, `portable`) when the CPU has it. All give the same bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// AVX-512 F + BW + VNNI: `vpdpbusd`, 64 multiply-adds per instruction.
     Vnni,
+    /// AVX-VNNI (256-bit `vpdpbusd`, Intel cores without AVX-512).
+    AvxVnni,
     /// AVX2 + FMA through `pulp`'s safe wrappers (`maddubs`/`madd`).
     Avx2,
     Portable,
@@ -485,6 +487,9 @@ impl Kernel {
         {
             if vnni::available() {
                 all.push(Kernel::Vnni);
+            }
+            if vnni::ymm::available() {
+                all.push(Kernel::AvxVnni);
             }
             if pulp::x86::V3::is_available() {
                 all.push(Kernel::Avx2);
@@ -503,6 +508,7 @@ pub fn kernel() -> Kernel {
         let available = Kernel::available();
         let named = match wanted.as_str() {
             "vnni" => Some(Kernel::Vnni),
+            "avxvnni" => Some(Kernel::AvxVnni),
             "avx2" => Some(Kernel::Avx2),
             "portable" => Some(Kernel::Portable),
             _ => None,
@@ -519,6 +525,10 @@ fn panels(kernel: Kernel, w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
     {
         if kernel == Kernel::Vnni && vnni::available() {
             vnni::panels(w, x, p0, dst);
+            return;
+        }
+        if kernel == Kernel::AvxVnni && vnni::ymm::available() {
+            vnni::ymm::panels(w, x, p0, dst);
             return;
         }
         if kernel != Kernel::Portable
@@ -882,7 +892,7 @@ mod tests {
                         .all(|(a, b)| a.to_bits() == b.to_bits());
                     assert!(
                         same,
-                        "{kernel:?} differs from portable: {n}x{k}/{gs}, {m} rows"
+                        "{kernel:?} differs from the reference: {n}x{k}/{gs}, {m} rows"
                     );
                 }
                 let mut out = vec![0f32; n * m];

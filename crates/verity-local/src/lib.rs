@@ -11,7 +11,7 @@
 //!   every weight matrix exactly into one int8 layout ([`kernels::QMat`]);
 //! * [`kernels`] is the hot loop: int8 weights in panels of 16 output features × int8
 //!   activations, parallel over panels, with the best kernel the CPU has (detected at run
-//!   time; `VERITY_LOCAL_KERNEL` forces one): AVX-512 VNNI `vpdpbusd`, else AVX2 through
+//!   time; `VERITY_LOCAL_KERNEL` forces one): AVX-512 VNNI `vpdpbusd`, else AVX-VNNI (256-bit), else AVX2 through
 //!   `pulp`'s safe wrappers, else a portable loop — all giving the same bits;
 //! * [`model`] is the transformer with one KV cache per sequence and ragged batches;
 //! * [`engine`] is the inference thread: continuous batching of concurrent requests;
@@ -23,9 +23,9 @@
 //! here (2 cores); the int8 kernels below decode the same weights at 63-73 and prefill at
 //! 440-570 (BENCHMARKS.md). The tokenizer is the `tokenizers` crate candle uses.
 //!
-//! `unsafe`: the crate denies it everywhere but one module, `kernels/vnni.rs`, whose single
-//! `unsafe` block calls the `#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]` kernel
-//! after run-time detection (`pulp` does not wrap VNNI). The intrinsics inside are safe calls
+//! `unsafe`: the crate denies it everywhere but one module, `kernels/vnni.rs`, whose two
+//! `unsafe` blocks call the `#[target_feature]` VNNI kernels (AVX-512 and 256-bit AVX-VNNI)
+//! after run-time detection of their features (`pulp` does not wrap VNNI). The intrinsics inside are safe calls
 //! and its loads are `bytemuck` casts of checked slices. Everything else is safe Rust, the other
 //! SIMD going through `pulp`'s safe wrappers and run-time dispatch.
 
