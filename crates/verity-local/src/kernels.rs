@@ -519,30 +519,22 @@ pub fn kernel() -> Kernel {
     })
 }
 
-/// Panels `p0..` (as many as `dst` holds) against every row, written `[p][r][16]`.
+/// Panels `p0..` (as many as `dst` holds) against every row, written `[p][r][16]`, on
+/// `kernel`, one of [`Kernel::available`] (the VNNI kernels check their features again and
+/// panic without them).
 fn panels(kernel: Kernel, w: &QMat, x: &QRows, p0: usize, dst: &mut [f32]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if kernel == Kernel::Vnni && vnni::available() {
-            vnni::panels(w, x, p0, dst);
-            return;
-        }
-        if kernel == Kernel::AvxVnni && vnni::ymm::available() {
-            vnni::ymm::panels(w, x, p0, dst);
-            return;
-        }
-        if kernel != Kernel::Portable
-            && let Some(simd) = pulp::x86::V3::try_new()
-        {
-            simd.vectorize(
-                #[inline(always)]
-                || avx2::panels(simd, w, x, p0, dst),
-            );
-            return;
-        }
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Vnni => vnni::panels(w, x, p0, dst),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::AvxVnni => vnni::ymm::panels(w, x, p0, dst),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 if let Some(simd) = pulp::x86::V3::try_new() => simd.vectorize(
+            #[inline(always)]
+            || avx2::panels(simd, w, x, p0, dst),
+        ),
+        _ => portable_panels(w, x, p0, dst),
     }
-    let _ = kernel;
-    portable_panels(w, x, p0, dst);
 }
 
 /// The views of one panel the kernels read.

@@ -372,11 +372,11 @@ impl Model {
         for (s, cache) in caches.iter_mut().enumerate() {
             cache.len += starts[s + 1] - starts[s];
         }
-        // Logits of the last new row of each sequence only.
-        let last: Vec<usize> = (0..tokens.len())
+        // Logits of the last new row of each sequence that was fed any.
+        let fed: Vec<usize> = (0..tokens.len())
             .filter(|&s| starts[s + 1] > starts[s])
-            .map(|s| starts[s + 1] - 1)
             .collect();
+        let last: Vec<usize> = fed.iter().map(|&s| starts[s + 1] - 1).collect();
         let mut xl = vec![0f32; last.len() * d];
         for (dst, &r) in xl.chunks_exact_mut(d).zip(&last) {
             dst.copy_from_slice(&x[r * d..(r + 1) * d]);
@@ -387,9 +387,6 @@ impl Model {
         let mut logits = vec![0f32; last.len() * cfg.vocab];
         matmul(out, &QRows::quantize(&hl, d), &mut logits);
         let mut by_seq = vec![Vec::new(); tokens.len()];
-        let fed: Vec<usize> = (0..tokens.len())
-            .filter(|&s| starts[s + 1] > starts[s])
-            .collect();
         if let [s] = fed[..] {
             by_seq[s] = logits;
         } else {
@@ -442,8 +439,8 @@ impl Model {
     }
 }
 
-/// `act[r][i] = silu(gate[r][i]) · up[r][i]` where row `r` of `gu` is `gate ‖ up`, in
-/// parallel pieces (a decode step's `exp`s are a visible share of its serial time).
+/// `act[r][i] = silu(gate[r][i]) · up[r][i]` where row `r` of `gu` is `gate ‖ up`, rows in
+/// parallel (a decode step's `exp`s were a visible share of its serial time).
 fn silu_mul_rows(gu: &[f32], n_ff: usize, act: &mut [f32]) {
     act.par_chunks_exact_mut(n_ff)
         .zip(gu.par_chunks_exact(2 * n_ff))

@@ -4,9 +4,8 @@
 //!
 //! `pulp` does not wrap VNNI, so this module holds the crate's only `unsafe`: for each kernel,
 //! one call of its `#[target_feature]` function after run-time detection of every feature it
-//! enables. Inside
-//! it the intrinsics are safe calls (none takes a pointer) and every load is a `bytemuck`
-//! cast of a checked slice.
+//! enables. Inside them the intrinsics are safe calls (none takes a pointer) and every load
+//! is a `bytemuck` cast of a checked slice.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
