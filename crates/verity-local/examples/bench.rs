@@ -13,9 +13,12 @@
 //! cache of `--prefix-cache-mb` (0: off; it reports how many prompt tokens were reused). Peak
 //! memory comes from `/usr/bin/time -v`.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::{arg, median};
 use serde_json::json;
 use verity_local::LocalProvider;
 use verity_local::engine::argmax;
@@ -23,19 +26,6 @@ use verity_local::model::KvCache;
 use verity_model::{
     ChatMessage, GenParams, GenerateRequest, Provider, ProviderSpec, Role, SampleKey, Task,
 };
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn arg(args: &[String], name: &str, default: usize) -> usize {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn spec(model: &str, batch: usize, prefix_cache_mb: usize) -> ProviderSpec {
     ProviderSpec {

@@ -4,7 +4,11 @@
 //! the L3 cache.
 //!
 //! cargo run --release -p verity-local --example kbench [-- --rows 1,8,41]
+mod common;
+
 use std::time::Instant;
+
+use common::median;
 
 use verity_local::kernels::{QMat, QRows, matmul};
 
@@ -50,8 +54,7 @@ fn main() {
                 matmul(&ws[rep % ws.len()], &q, &mut out);
                 ts.push(t.elapsed().as_secs_f64());
             }
-            ts.sort_by(f64::total_cmp);
-            let med = ts[reps / 2];
+            let med = median(ts);
             println!(
                 "n={n} k={k} group={gs} m={m}: {:.3} ms, {:.1} GMAC/s, {:.1} GB/s",
                 med * 1e3,

@@ -3,18 +3,14 @@
 //! Reports median milliseconds per step and tokens/s for each `m`, and the gain over `m = 1`.
 //!
 //! cargo run --release -p verity-local --example step -- qwen2.5-coder-0.5b-instruct [--context 100] [--reps 20]
+mod common;
+
 use std::time::Instant;
+
+use common::{arg, median};
 
 use verity_local::loaded::Loaded;
 use verity_local::model::KvCache;
-
-fn arg(args: &[String], name: &str, default: usize) -> usize {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -56,8 +52,7 @@ fn main() {
                 ts.push(t.elapsed().as_secs_f64());
             }
         }
-        ts.sort_by(f64::total_cmp);
-        let med = ts[ts.len() / 2];
+        let med = median(ts);
         let rate = m as f64 / med;
         if m == 1 {
             one = rate;
