@@ -20,6 +20,7 @@
 
 mod outcome;
 mod provider;
+mod redact;
 mod response;
 mod run;
 mod score;
@@ -32,13 +33,16 @@ pub use outcome::{ErrorPolicy, Outcome, OutcomeMode, OutcomeRule};
 pub use provider::{
     BoxFuture, GenerateRequest, Generation, Provider, ProviderError, ProviderErrorKind,
 };
+pub use redact::{REDACTED, is_secret_param, redact_url, redact_urls};
 pub use response::{Response, ResponseError, SampleKey, ToolCall, Usage};
 pub use run::{GroupRecord, RunMeta, RunOptions, RunStatus, SampleRecord, Shard};
 pub use score::{Evidence, Score, ScoreStatus};
 pub use scorer::{GroupMember, Scope, Scorer};
-pub use suite::{CompareSpec, ReportSpec, ScorerSpec, ServerSpec, Suite};
+pub use suite::{CompareSpec, REPORT_PLACEHOLDERS, ReportSpec, ScorerSpec, ServerSpec, Suite};
 pub use task::{ChatMessage, Input, Role, SourceLoc, Task};
-pub use variant::{GenParams, GroundingMode, GroundingSpec, PromptTemplate, ProviderSpec, Variant};
+pub use variant::{
+    GenParams, GroundingMode, GroundingSpec, PROVIDER_KINDS, PromptTemplate, ProviderSpec, Variant,
+};
 
 /// The version of verity's on-disk formats (JSON report schema, stored run config).
 ///

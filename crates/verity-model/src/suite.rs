@@ -50,8 +50,8 @@ fn two_sided() -> String {
 
 /// Report files a run of the suite writes by itself (suite.toml `[report]`). Paths may use
 /// `{ts}` (UTC start time, `YYYYMMDD-HHMMSS`), `{run}` (the run id), `{suite}` (the suite
-/// name) and `{tmp}` (the system temporary directory); relative paths are taken from the
-/// working directory verity runs in.
+/// name) and `{tmp}` (the system temporary directory) — [`REPORT_PLACEHOLDERS`], and no
+/// others; relative paths are taken from the working directory verity runs in.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReportSpec {
     /// A Markdown audit document.
@@ -66,9 +66,48 @@ pub struct ReportSpec {
     pub toolcalls: bool,
 }
 
+/// The placeholders a `[report]` path may use (see [`ReportSpec`]), without their braces.
+pub const REPORT_PLACEHOLDERS: &[&str] = &["ts", "run", "suite", "tmp"];
+
 impl ReportSpec {
     pub fn is_empty(&self) -> bool {
         self.markdown.is_none() && self.json.is_none()
+    }
+
+    /// Every `{name}` in `template` (a name is ASCII letters, digits, `_` and `-`), with the
+    /// byte range it covers, braces included. Other braces are plain text.
+    pub fn placeholders(template: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        while let Some(open) = template[from..].find('{').map(|i| from + i) {
+            let name_len = template[open + 1..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(template.len() - open - 1);
+            let close = open + 1 + name_len;
+            if name_len > 0 && template[close..].starts_with('}') {
+                out.push((open..close + 1, &template[open + 1..close]));
+                from = close + 1;
+            } else {
+                from = open + 1;
+            }
+        }
+        out
+    }
+
+    /// `template` with each placeholder replaced by `value(name)`, in one pass (a value is
+    /// never expanded again); a placeholder without a value stays as written.
+    pub fn expand(template: &str, value: impl Fn(&str) -> Option<String>) -> String {
+        let mut out = String::with_capacity(template.len());
+        let mut at = 0;
+        for (range, name) in ReportSpec::placeholders(template) {
+            if let Some(v) = value(name) {
+                out.push_str(&template[at..range.start]);
+                out.push_str(&v);
+                at = range.end;
+            }
+        }
+        out.push_str(&template[at..]);
+        out
     }
 }
 
@@ -113,5 +152,35 @@ impl Suite {
 
     pub fn task(&self, id: &str) -> Option<&Task> {
         self.tasks.iter().find(|t| t.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_placeholders_are_found_and_expanded_once() {
+        let t = "{tmp}/x-{ts}-{nope}{}{ {a b}{run}.json";
+        let found: Vec<&str> = ReportSpec::placeholders(t)
+            .into_iter()
+            .map(|(r, n)| {
+                assert_eq!(&t[r.clone()], format!("{{{n}}}"));
+                n
+            })
+            .collect();
+        assert_eq!(found, ["tmp", "ts", "nope", "run"]);
+        let value = |n: &str| match n {
+            "ts" => Some("{run}".to_owned()),
+            "run" => Some("R".to_owned()),
+            "tmp" => Some("/t".to_owned()),
+            _ => None,
+        };
+        assert_eq!(
+            ReportSpec::expand(t, value),
+            "/t/x-{run}-{nope}{}{ {a b}R.json"
+        );
+        assert_eq!(ReportSpec::expand("{", value), "{");
+        assert_eq!(ReportSpec::expand("é{ts}}", value), "é{run}}");
     }
 }

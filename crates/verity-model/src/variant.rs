@@ -1,6 +1,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// The provider kinds a suite may name (`replay` is a command-line mode, not a provider).
+/// `verity-providers` builds exactly these.
+pub const PROVIDER_KINDS: &[&str] = &["local", "mock", "openai", "anthropic", "gemini", "command"];
+
 /// Which provider answers a variant's samples, and how to reach it.
 ///
 /// `kind` names a provider implementation (`mock`, `openai`, `anthropic`, `gemini`, `command`,

@@ -182,6 +182,38 @@ pub fn check_task(spec: &ScorerSpec, task: &Task) -> Vec<ConfigIssue> {
     issues
 }
 
+/// The criteria a scorer built from `spec` reports, in order; `None` for an unknown kind. The
+/// text scorers report one criterion, named after the scorer's `name` (or a default for the
+/// kind); `swift` reports four, renamed by its `criteria` option.
+pub fn criteria(spec: &ScorerSpec) -> Option<Vec<String>> {
+    let default = match spec.kind.as_str() {
+        "equals" => "equals",
+        "contains" => "contains",
+        "regex" => "regex",
+        "json-valid" => "json_valid",
+        "identical" => "identical",
+        "swift" => {
+            let renames = spec.options.get("criteria").and_then(Value::as_object);
+            return Some(
+                verity_swift::CRITERIA
+                    .iter()
+                    .map(|c| {
+                        renames
+                            .and_then(|m| m.get(*c))
+                            .and_then(Value::as_str)
+                            .unwrap_or(c)
+                            .to_owned()
+                    })
+                    .collect(),
+            );
+        }
+        _ => return None,
+    };
+    Some(vec![
+        spec.name.clone().unwrap_or_else(|| default.to_owned()),
+    ])
+}
+
 /// Builds a scorer from its spec. Call [`check_spec`] first for all issues at once; this stops
 /// at the first.
 pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
@@ -189,18 +221,21 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
         return Err(issue);
     }
     let name = spec.instance_name().to_owned();
-    let criterion = |default: &str| spec.name.clone().unwrap_or_else(|| default.to_owned());
+    // The text scorers' one criterion, as `criteria` names it.
+    let criterion = criteria(spec)
+        .and_then(|c| c.into_iter().next())
+        .unwrap_or_else(|| name.clone());
     let o = &spec.options;
     let opts = TextOpts::from_options(o);
     Ok(match spec.kind.as_str() {
         "equals" => Box::new(Equals {
             name,
-            criterion: criterion("equals"),
+            criterion,
             opts,
         }),
         "contains" => Box::new(Contains {
             name,
-            criterion: criterion("contains"),
+            criterion,
             values: o.get("values").and_then(string_list),
             opts,
         }),
@@ -215,7 +250,7 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
             let must_match = o.get("must_match").and_then(Value::as_bool).unwrap_or(true);
             Box::new(RegexMatch {
                 name,
-                criterion: criterion("regex"),
+                criterion,
                 pattern,
                 must_match,
                 opts,
@@ -223,13 +258,13 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
         }
         "json-valid" => Box::new(JsonValid {
             name,
-            criterion: criterion("json_valid"),
+            criterion,
             raw: o.get("extract").and_then(Value::as_str) == Some("raw"),
         }),
         "swift" => Box::new(verity_swift::SwiftScorer::from_options(&name, o)?),
         "identical" => Box::new(Identical {
             name,
-            criterion: criterion("identical"),
+            criterion,
             normalize: o
                 .get("normalize")
                 .and_then(Value::as_str)

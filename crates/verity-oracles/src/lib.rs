@@ -12,7 +12,7 @@
 pub mod catalog;
 mod text;
 
-pub use catalog::{KINDS, build, check_spec, check_task};
+pub use catalog::{KINDS, build, check_spec, check_task, criteria};
 
 use verity_model::Score;
 

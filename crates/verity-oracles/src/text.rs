@@ -603,6 +603,50 @@ mod tests {
         assert_eq!(diff[0].evidence.len(), 1);
     }
 
+    /// `criteria` names exactly what the built scorers report, named or not; the suite
+    /// loader checks `[outcome]` against it.
+    #[test]
+    fn criteria_are_what_the_scorers_report() {
+        let t = task(&["x"], json!({"regex": "x", "contains": "x"}));
+        let r = resp("x");
+        for kind in ["equals", "contains", "regex", "json-valid", "identical"] {
+            for name in [None, Some("renamed")] {
+                let mut sp = spec(kind, json!({}));
+                sp.name = name.map(str::to_owned);
+                let scorer = build(&sp).unwrap();
+                let scores = match scorer.scope() {
+                    verity_model::Scope::Sample => scorer.score(&t, &r),
+                    _ => scorer.score_group(&[
+                        verity_model::GroupMember {
+                            task: &t,
+                            epoch: 0,
+                            response: &r,
+                        },
+                        verity_model::GroupMember {
+                            task: &t,
+                            epoch: 1,
+                            response: &r,
+                        },
+                    ]),
+                };
+                let reported: Vec<String> = scores.into_iter().map(|s| s.criterion).collect();
+                assert!(!reported.is_empty(), "{kind}");
+                assert_eq!(Some(reported), crate::criteria(&sp), "{kind} {name:?}");
+            }
+        }
+        let swift = spec("swift", json!({"criteria": {"parse": "compiles"}}));
+        assert_eq!(
+            crate::criteria(&swift).unwrap(),
+            [
+                "compiles",
+                "symbols_exist",
+                "availability_ok",
+                "no_deprecated"
+            ]
+        );
+        assert_eq!(crate::criteria(&spec("nope", json!({}))), None);
+    }
+
     #[test]
     fn config_checks_name_keys() {
         let bad = check_spec(&spec("regex", json!({"pattern": "((", "colour": 1})));

@@ -238,11 +238,15 @@ impl CommandProvider {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| argv[0].clone()),
         };
-        let command_line = argv
-            .iter()
-            .map(|a| shell_quote(a))
-            .collect::<Vec<_>>()
-            .join(" ");
+        // Shown in errors, observations and reports: a URL in an argument loses its
+        // credentials (the program still gets them).
+        let command_line = verity_model::redact_urls(
+            &argv
+                .iter()
+                .map(|a| shell_quote(a))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
         let state_digest = state_digest(&argv, &program, cwd.as_deref(), &child_env);
         Ok(CommandProvider {
             argv,

@@ -50,8 +50,9 @@ pub use crate::openai::OpenAiProvider;
 use crate::options::config_error;
 pub use verity_local::LocalProvider;
 
-/// The provider kinds [`build`] knows.
-pub const KINDS: &[&str] = &["local", "mock", "openai", "anthropic", "gemini", "command"];
+/// The provider kinds [`build`] knows: the model's list, which the suite loader checks
+/// suites against.
+pub const KINDS: &[&str] = verity_model::PROVIDER_KINDS;
 
 /// Builds the provider a spec names.
 ///

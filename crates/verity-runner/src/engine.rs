@@ -23,10 +23,11 @@ use crate::grounding::{
     CALL_TIMEOUT, Grounded, MAX_TOOL_ROUNDS, infra_error, inject_top_k, start_servers, stop_servers,
 };
 use crate::limits::{LimitSpec, ProviderLimits};
-use crate::retry::{RetryPolicy, jitter_random};
+use crate::retry::{RetryPolicy, is_rate_limit, jitter_random};
 use crate::scoring::{Scorers, score_groups, score_sample};
+use crate::stop::{FailFast, Failure, Stop};
 use crate::writer::Writer;
-use crate::{Plan, RunError};
+use crate::{Plan, RunError, Stopped};
 
 /// What the runner tells whoever watches it (a progress bar, a log). Reporters consume these;
 /// they never drive the run.
@@ -43,6 +44,7 @@ pub enum RunEvent {
         delay: Duration,
         error: String,
     },
+    /// A sample is stored: sent once its transaction has committed, never before.
     SampleFinished {
         key: SampleKey,
         outcome: Outcome,
@@ -57,6 +59,9 @@ pub enum RunEvent {
     },
     /// Scheduling stopped on request; in-flight samples are finishing.
     Draining,
+    /// The run stops early on its own account (see [`Stop`]): no new samples, and the ones in
+    /// flight are abandoned (a later `--resume` sends them again).
+    Stopping(Stop),
     Finished(RunSummary),
 }
 
@@ -116,6 +121,8 @@ pub struct Execution {
     pub providers: HashMap<String, Arc<dyn Provider>>,
     pub store_path: PathBuf,
     pub retry: RetryPolicy,
+    /// When a provider's errors stop the run instead of being stored sample by sample.
+    pub fail_fast: FailFast,
     /// Upper bound on one provider call, on top of the provider's own timeout; `None` takes
     /// each provider's [`Provider::default_call_timeout`].
     pub call_timeout: Option<Duration>,
@@ -150,6 +157,8 @@ struct Ctx {
     renderer: Renderer,
     scorers: Scorers,
     retry: RetryPolicy,
+    fail_fast: FailFast,
+    failure: Arc<Failure>,
     call_timeout: Option<Duration>,
     writer: Writer,
     events: mpsc::UnboundedSender<RunEvent>,
@@ -216,38 +225,27 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         store.update_run_meta(&meta)?;
         store.completed_keys(&plan.run_id)?
     } else {
-        let meta = RunMeta {
-            id: plan.run_id.clone(),
-            suite_path: plan.suite_path.clone(),
-            suite: Suite::default(),
-            options: plan.options.clone(),
-            started_at: now_rfc3339(),
-            finished_at: None,
-            status: RunStatus::Running,
-            verity_version: env!("CARGO_PKG_VERSION").to_owned(),
-            models: suite
-                .variants
-                .iter()
-                .map(|v| {
-                    let p = &ex.providers[&v.name];
-                    (v.name.clone(), format!("{}/{}", p.kind(), p.model()))
-                })
-                .collect(),
-            prompt_hashes: prompt_hashes
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-            total_samples: total,
-            scoring: 1,
-        };
+        let models = suite
+            .variants
+            .iter()
+            .map(|v| {
+                let p = &ex.providers[&v.name];
+                (v.name.clone(), format!("{}/{}", p.kind(), p.model()))
+            })
+            .collect();
         // The stored suite is the plan's own, moved in and back out: a large suite is never
-        // held twice. Its tasks go to the `tasks` table with the run row (a plan whose tasks
-        // were staged while the suite streamed in has none in hand).
-        let mut meta = meta;
+        // held twice. Its tasks go to the `tasks` table with the run row. A plan whose tasks
+        // were staged while the suite streamed in has none in hand, and its row was written
+        // with them ([`staged_run_meta`]): it gets the providers' own names of their models.
+        let mut meta = new_run_meta(&plan, Suite::default(), models);
         meta.suite = std::mem::take(&mut plan.suite);
-        let inserted = store.insert_run(&meta);
+        let written = if plan.stored_tasks.is_some() {
+            store.update_run_meta(&meta)
+        } else {
+            store.insert_run(&meta)
+        };
         plan.suite = meta.suite;
-        inserted?;
+        written?;
         HashSet::new()
     };
     // From here on the tasks are read back from the store a page at a time: memory does not
@@ -266,7 +264,8 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         already_done: already_done as u64,
     });
 
-    let writer = Writer::spawn(&ex.store_path)?;
+    let failure = Arc::new(Failure::new());
+    let writer = Writer::spawn(&ex.store_path, ex.events.clone(), failure.clone())?;
     let cache_reader = if ex.cache.reads() {
         Some(Mutex::new(Store::open(&ex.store_path)?))
     } else {
@@ -280,7 +279,9 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         let spec = ex.limits.get(&v.name).cloned().unwrap_or_default();
         let shared = by_endpoint
             .entry(format!("{}|{}", p.kind(), p.endpoint()))
-            .or_insert_with(|| Arc::new(ProviderLimits::new(&spec)))
+            .or_insert_with(|| {
+                Arc::new(ProviderLimits::new(&spec, plan.options.concurrency.max(1)))
+            })
             .clone();
         limits.insert(v.name.clone(), shared);
     }
@@ -305,6 +306,8 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         renderer,
         scorers,
         retry: ex.retry,
+        fail_fast: ex.fail_fast,
+        failure: failure.clone(),
         call_timeout: ex.call_timeout,
         writer,
         events: ex.events.clone(),
@@ -322,7 +325,7 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     let sem = Arc::new(Semaphore::new(plan.options.concurrency.max(1)));
     let mut set: JoinSet<Result<(), String>> = JoinSet::new();
     let mut shutdown = ex.shutdown.subscribe();
-    let mut writer_error: Option<String> = None;
+    let mut stopping = failure.subscribe();
     let mut interrupted = false;
     let mut pages = TaskPages::new(&plan.run_id);
     'schedule: while let Some(page) = pages.next(&store)? {
@@ -343,17 +346,21 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
                     interrupted = true;
                     break 'schedule;
                 }
+                if failure.is_raised() {
+                    break 'schedule;
+                }
                 let permit = tokio::select! {
                     biased;
+                    _ = stopping.changed() => break 'schedule,
                     _ = shutdown.changed() => { interrupted = true; break 'schedule; }
                     p = sem.clone().acquire_owned() => match p { Ok(p) => p, Err(_) => break 'schedule },
                 };
                 while let Some(r) = set.try_join_next() {
                     if let Ok(Err(e)) = r {
-                        writer_error.get_or_insert(e);
+                        failure.raise(Stop::Store(e));
                     }
                 }
-                if writer_error.is_some() {
+                if failure.is_raised() {
                     break 'schedule;
                 }
                 let ctx = ctx.clone();
@@ -366,20 +373,28 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
             }
         }
     }
-    if interrupted {
+    if interrupted && !failure.is_raised() {
         let _ = ex.events.send(RunEvent::Draining);
     }
-    // Drain in-flight samples; a second shutdown request aborts them.
+    // Drain in-flight samples; a second shutdown request aborts them, and so does a failure
+    // that stops the run (their answers could not be stored, or would fail alike).
+    let mut announced = false;
     loop {
+        if let Some(stop) = failure.get().filter(|_| !announced) {
+            announced = true;
+            let _ = ex.events.send(RunEvent::Stopping(stop));
+            set.abort_all();
+        }
         tokio::select! {
             biased;
+            _ = stopping.changed(), if !announced => {}
             _ = shutdown.changed(), if *shutdown.borrow() < 2 => {
                 if *shutdown.borrow() >= 2 { set.abort_all(); }
                 interrupted = true;
             }
             r = set.join_next() => match r {
                 None => break,
-                Some(Ok(Err(e))) => { writer_error.get_or_insert(e); }
+                Some(Ok(Err(e))) => { failure.raise(Stop::Store(e)); }
                 Some(_) => {}
             },
         }
@@ -389,9 +404,16 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     }
     let ctx = Arc::into_inner(ctx)
         .ok_or_else(|| RunError::Writer("sample tasks still hold the run context".into()))?;
-    ctx.writer.flush().await.map_err(RunError::Writer)?;
-    if let Some(e) = writer_error {
-        return Err(RunError::Writer(e));
+    if failure.is_raised() {
+        let (e, servers) = stop_run(ctx, &store, total, failure.as_ref());
+        stop_servers(servers).await;
+        return Err(e);
+    }
+    if let Err(e) = ctx.writer.flush().await {
+        failure.raise(Stop::Store(e));
+        let (e, servers) = stop_run(ctx, &store, total, failure.as_ref());
+        stop_servers(servers).await;
+        return Err(e);
     }
 
     // Group scorers see the stored answers, after the last sample.
@@ -416,10 +438,22 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
             key,
             outcome,
         }));
-        ctx.writer.send(writes).map_err(RunError::Writer)?;
-        ctx.writer.flush().await.map_err(RunError::Writer)?;
+        let sent = match ctx.writer.send(writes, None).await {
+            Ok(()) => ctx.writer.flush().await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = sent {
+            failure.raise(Stop::Store(e));
+            let (e, servers) = stop_run(ctx, &store, total, failure.as_ref());
+            stop_servers(servers).await;
+            return Err(e);
+        }
     }
-    ctx.writer.close().map_err(RunError::Writer)?;
+    if let Some(e) = ctx.writer.close().error {
+        // The group scores did not commit; every sample did (the flush above said so).
+        stop_servers(ctx.grounding).await;
+        return Err(RunError::Writer(e));
+    }
     stop_servers(ctx.grounding).await;
 
     let counts = store.outcome_counts(&plan.run_id, scoring)?;
@@ -445,8 +479,100 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     Ok(summary)
 }
 
+/// The row a new run starts with: status `running`, `suite` as given (the caller decides
+/// whether it carries tasks), `models` naming each variant's `provider/model`.
+pub(crate) fn new_run_meta(
+    plan: &Plan,
+    suite: Suite,
+    models: std::collections::BTreeMap<String, String>,
+) -> RunMeta {
+    RunMeta {
+        id: plan.run_id.clone(),
+        suite_path: plan.suite_path.clone(),
+        suite,
+        options: plan.options.clone(),
+        started_at: now_rfc3339(),
+        finished_at: None,
+        status: RunStatus::Running,
+        verity_version: env!("CARGO_PKG_VERSION").to_owned(),
+        models,
+        prompt_hashes: plan
+            .suite
+            .variants
+            .iter()
+            .map(|v| (v.name.clone(), prompt_hash(v)))
+            .collect(),
+        total_samples: plan.total(),
+        scoring: 1,
+    }
+}
+
+/// The row of a run whose tasks are being staged as its suite streams in, written in the
+/// staging transaction ([`verity_store::TaskStage::commit_run`]) so that tasks never exist
+/// without their run. Models are named as the suite names them; [`execute`] replaces them
+/// with the providers' own names when the run starts.
+pub fn staged_run_meta(plan: &Plan) -> RunMeta {
+    let mut suite = plan.suite.clone();
+    suite.tasks = Vec::new();
+    let models = plan
+        .suite
+        .variants
+        .iter()
+        .map(|v| {
+            (
+                v.name.clone(),
+                format!(
+                    "{}/{}",
+                    v.provider.kind,
+                    v.provider.model.as_deref().unwrap_or("default")
+                ),
+            )
+        })
+        .collect();
+    new_run_meta(plan, suite, models)
+}
+
+/// Ends a run that a [`Stop`] cut short: waits for the writer to finish what it can, marks the
+/// run `interrupted` (resumable once the cause is fixed) and says exactly what is stored.
+/// The grounding servers are handed back for the caller to stop (an await that must not
+/// hold the store).
+fn stop_run(
+    ctx: Ctx,
+    store: &Store,
+    total: u64,
+    failure: &Failure,
+) -> (RunError, HashMap<String, Grounded>) {
+    let report = ctx.writer.close();
+    let stop = failure
+        .get()
+        .unwrap_or_else(|| Stop::Store(report.error.clone().unwrap_or_default()));
+    let error = stopped(&ctx.run_id, store, stop, total, report.dropped_samples);
+    (error, ctx.grounding)
+}
+
+/// What a stopped run stored, read (and its status set) before anything else awaits.
+fn stopped(run_id: &str, store: &Store, stop: Stop, total: u64, unstored: u64) -> RunError {
+    let stored = store
+        .completed_keys(run_id)
+        .map(|k| k.len() as u64)
+        .map_err(|e| e.to_string());
+    let marked = store
+        .set_run_status(run_id, RunStatus::Interrupted, Some(&now_rfc3339()))
+        .map_err(|e| e.to_string());
+    RunError::Stopped(Box::new(Stopped {
+        run_id: run_id.to_owned(),
+        stop,
+        total,
+        stored,
+        unstored,
+        marked,
+    }))
+}
+
 /// Runs one sample to completion and hands it to the writer. The only `Err` is a writer that
-/// has stopped; everything a provider or scorer does wrong ends up in the stored sample.
+/// has stopped; everything a provider or scorer does wrong ends up in the stored sample, except
+/// an error that arrives after the run was told to stop: that sample stays unstored (its
+/// attempts are kept as observations), so `--resume` sends it again once the cause is fixed.
 async fn run_sample(ctx: &Ctx, key: SampleKey, task: &Arc<Task>) -> Result<(), String> {
     let began = Instant::now();
     let variant = &ctx.variants[&key.variant];
@@ -508,6 +634,9 @@ async fn run_sample(ctx: &Ctx, key: SampleKey, task: &Arc<Task>) -> Result<(), S
         .as_ref()
         .map(|e| format!("{}: {}", e.kind, e.message));
     let cache_hit = response.cache_hit;
+    if response.is_error() && ctx.failure.is_raised() {
+        return ctx.writer.send(writes, None).await;
+    }
     writes.push(Write::Sample {
         run_id: ctx.run_id.clone(),
         scoring: 1,
@@ -519,15 +648,14 @@ async fn run_sample(ctx: &Ctx, key: SampleKey, task: &Arc<Task>) -> Result<(), S
             completed_at: now_rfc3339(),
         },
     });
-    ctx.writer.send(writes)?;
-    let _ = ctx.events.send(RunEvent::SampleFinished {
+    let finished = RunEvent::SampleFinished {
         key,
         outcome,
         latency_ms: began.elapsed().as_millis() as u64,
         cache_hit,
         error,
-    });
-    Ok(())
+    };
+    ctx.writer.send(writes, Some(finished)).await
 }
 
 /// Answers one request: from the cache where the mode allows, else from the provider (with
@@ -756,9 +884,15 @@ async fn call_with_retries(
     let est_tokens = estimate_tokens(req.messages.iter().map(|m| m.content.len()).sum())
         + u64::from(req.params.max_tokens.unwrap_or(256));
     let price = ctx.prices.lookup(provider.kind(), provider.model());
+    let first_attempt = Instant::now();
     let mut attempt = 0u32;
+    // Retries are counted per kind: rate limits on time, the others on count (RetryPolicy).
+    let (mut rate_limit_retries, mut other_retries) = (0u32, 0u32);
     loop {
         attempt += 1;
+        if let Some(stop) = ctx.failure.get() {
+            return (stopped_response(&stop, attempt - 1), None);
+        }
         let slot = limits.admit(est_tokens).await;
         let started_at = now_rfc3339();
         let t0 = Instant::now();
@@ -772,7 +906,20 @@ async fn call_with_retries(
                 format!("no answer within {call_timeout:?}"),
             )),
         };
+        match &result {
+            Ok(_) => slot.succeeded(),
+            Err(e) if is_rate_limit(e) => slot.rate_limited(),
+            Err(_) => {}
+        }
         drop(slot);
+        if let Some(stop) = limits.health.record(
+            result.as_ref().map(|_| ()),
+            &req.sample.variant,
+            || provider.endpoint(),
+            &ctx.fail_fast,
+        ) {
+            ctx.failure.raise(stop);
+        }
         let latency_ms = t0.elapsed().as_millis() as u64;
         let mut obs = Observation {
             run_id: ctx.run_id.clone(),
@@ -838,10 +985,18 @@ async fn call_with_retries(
                 obs.error_kind = Some(e.kind.as_str().to_owned());
                 obs.error = Some(e.message.clone());
                 writes.push(Write::Observation(obs));
-                let delay = if *ctx.abort.borrow() >= 2 {
+                let retry = if is_rate_limit(&e) {
+                    rate_limit_retries += 1;
+                    rate_limit_retries
+                } else {
+                    other_retries += 1;
+                    other_retries
+                };
+                let delay = if *ctx.abort.borrow() >= 2 || ctx.failure.is_raised() {
                     None
                 } else {
-                    ctx.retry.delay(attempt, &e, jitter_random())
+                    ctx.retry
+                        .delay(retry, &e, first_attempt.elapsed(), jitter_random())
                 };
                 match delay {
                     Some(d) => {
@@ -875,6 +1030,18 @@ async fn call_with_retries(
                 }
             }
         }
+    }
+}
+
+/// The answer of a call not made because the run is stopping.
+fn stopped_response(stop: &Stop, attempts: u32) -> Response {
+    Response {
+        attempts,
+        error: Some(ResponseError {
+            kind: "stopped".into(),
+            message: format!("not sent: the run is stopping ({stop})"),
+        }),
+        ..Response::default()
     }
 }
 

@@ -21,17 +21,19 @@ mod limits;
 mod plan;
 mod retry;
 mod scoring;
+mod stop;
 mod writer;
 
 pub use budget::{Budget, DEFAULT_PRICES, Estimate, Price, Prices};
 pub use cache::{CacheMode, cache_key};
-pub use engine::{Execution, RunEvent, RunSummary, Shutdown, estimate, execute};
+pub use engine::{Execution, RunEvent, RunSummary, Shutdown, estimate, execute, staged_run_meta};
 pub use limits::{LimitSpec, ProviderLimits, RateLimiter};
 pub use plan::{
     Plan, PlanOptions, TaskFilter, new_run_id, no_task_error, plan, plan_from_run, plan_variants,
 };
 pub use retry::RetryPolicy;
 pub use scoring::{RescoreSummary, Scorers, rescore, score_groups, score_sample};
+pub use stop::{FailFast, Stop};
 
 use verity_model::ProviderError;
 use verity_store::StoreError;
@@ -52,4 +54,55 @@ pub enum RunError {
     Writer(String),
     #[error("{0}")]
     Grounding(String),
+    /// The run stopped early on its own account; what is stored stays stored.
+    #[error("{0}")]
+    Stopped(Box<Stopped>),
+}
+
+/// A run cut short by a [`Stop`]: why, and exactly what it stored.
+#[derive(Debug)]
+pub struct Stopped {
+    pub run_id: String,
+    pub stop: Stop,
+    /// Samples the run schedules in all.
+    pub total: u64,
+    /// Samples stored for the run (from before a resume too), or why they could not be counted.
+    pub stored: Result<u64, String>,
+    /// Samples that finished after the failure and were not stored (a `--resume` sends them
+    /// again).
+    pub unstored: u64,
+    /// Whether the run could be marked `interrupted` (on a full disk even that may fail; the
+    /// run then stays `running`, which `--resume` accepts as well).
+    pub marked: Result<(), String>,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "run {} stopped: {}", self.run_id, self.stop)?;
+        match &self.stored {
+            Ok(n) => write!(f, "{n} of {} samples are stored", self.total)?,
+            Err(e) => write!(f, "the stored samples could not be counted ({e})")?,
+        }
+        if self.unstored > 0 {
+            write!(
+                f,
+                "; {} answered after the failure could not be stored",
+                self.unstored
+            )?;
+        }
+        match &self.marked {
+            Ok(()) => writeln!(f, "; the run is marked interrupted")?,
+            Err(e) => writeln!(f, "; the run could not be marked interrupted ({e})")?,
+        }
+        let fix = match &self.stop {
+            Stop::Store(_) => "free space or fix the database's file system",
+            Stop::Provider { .. } => "fix the provider's key or configuration",
+            Stop::Unreachable { .. } => "start the endpoint or fix its URL",
+        };
+        write!(
+            f,
+            "{fix}, then `verity run --resume {}` sends only the samples not stored",
+            self.run_id
+        )
+    }
 }

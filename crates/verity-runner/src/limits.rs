@@ -4,12 +4,21 @@
 //! model cannot together exceed the provider's quota. Rate limits are token buckets that refill
 //! continuously (`limit / 60` per second, up to one minute's worth), driven by tokio's clock so
 //! tests can pause time.
+//!
+//! The concurrency limit adapts, as TCP's congestion window does (additive increase,
+//! multiplicative decrease): it starts at the configured maximum (`max_concurrent`, else the
+//! run's concurrency), halves when a call is rate limited (`429`), at most once per window of
+//! calls, since the calls already in flight were sent under the old limit, and grows back by
+//! one call per window of successes. A rate-limit storm therefore slows the run down to what
+//! the endpoint accepts instead of spending every sample's retries at once.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Mutex, Notify};
 use tokio::time::Instant;
+
+use crate::stop::Health;
 
 /// Limits as configured (`verity.toml` `[providers.KIND]`, or a provider's options).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -68,30 +77,39 @@ impl RateLimiter {
 }
 
 /// The live limits of one provider endpoint.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct ProviderLimits {
-    concurrency: Option<Arc<Semaphore>>,
+    window: Arc<Window>,
     rpm: Option<RateLimiter>,
     tpm: Option<RateLimiter>,
+    pub(crate) health: Health,
+}
+
+impl Default for ProviderLimits {
+    fn default() -> Self {
+        ProviderLimits::new(&LimitSpec::default(), 1)
+    }
 }
 
 impl ProviderLimits {
-    pub fn new(spec: &LimitSpec) -> Self {
+    /// The limits of an endpoint that the run reaches with at most `run_concurrency` calls.
+    pub fn new(spec: &LimitSpec, run_concurrency: usize) -> Self {
+        let max = spec.max_concurrent.unwrap_or(run_concurrency).max(1);
         ProviderLimits {
-            concurrency: spec
-                .max_concurrent
-                .map(|n| Arc::new(Semaphore::new(n.max(1)))),
+            window: Arc::new(Window::new(max)),
             rpm: spec.rpm.map(|n| RateLimiter::per_minute(u64::from(n))),
             tpm: spec.tpm.map(RateLimiter::per_minute),
+            health: Health::default(),
         }
     }
 
-    /// Waits for a concurrency slot and the rate budget of one call estimated at
-    /// `est_tokens`; the returned permit frees the slot when dropped.
-    pub async fn admit(&self, est_tokens: u64) -> Option<OwnedSemaphorePermit> {
-        let permit = match &self.concurrency {
-            Some(s) => s.clone().acquire_owned().await.ok(),
-            None => None,
+    /// Waits for a place in the concurrency window and the rate budget of one call estimated
+    /// at `est_tokens`. The slot frees its place when dropped; tell it how the call went.
+    pub async fn admit(&self, est_tokens: u64) -> Slot {
+        let generation = self.window.enter().await;
+        let slot = Slot {
+            window: self.window.clone(),
+            generation,
         };
         if let Some(r) = &self.rpm {
             r.acquire(1).await;
@@ -99,7 +117,7 @@ impl ProviderLimits {
         if let Some(t) = &self.tpm {
             t.acquire(est_tokens).await;
         }
-        permit
+        slot
     }
 
     /// Accounts for the tokens a call really used beyond its estimate.
@@ -109,6 +127,106 @@ impl ProviderLimits {
         {
             t.charge(actual_tokens - est_tokens).await;
         }
+    }
+
+    /// The current concurrency limit (calls in flight at once).
+    pub fn window(&self) -> usize {
+        self.window.current()
+    }
+}
+
+/// The adaptive concurrency window of one endpoint.
+#[derive(Debug)]
+struct Window {
+    state: std::sync::Mutex<WindowState>,
+    changed: Notify,
+}
+
+#[derive(Debug)]
+struct WindowState {
+    /// Calls allowed in flight (its floor, at least 1).
+    limit: f64,
+    max: f64,
+    in_flight: usize,
+    /// Bumped at each decrease: a call admitted before it cannot decrease again.
+    generation: u64,
+}
+
+impl Window {
+    fn new(max: usize) -> Self {
+        Window {
+            state: std::sync::Mutex::new(WindowState {
+                limit: max as f64,
+                max: max as f64,
+                in_flight: 0,
+                generation: 0,
+            }),
+            changed: Notify::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, WindowState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn current(&self) -> usize {
+        (self.lock().limit as usize).max(1)
+    }
+
+    async fn enter(&self) -> u64 {
+        loop {
+            let notified = self.changed.notified();
+            tokio::pin!(notified);
+            // Registered before the check, so a place freed in between is not missed.
+            notified.as_mut().enable();
+            {
+                let mut s = self.lock();
+                if s.in_flight < (s.limit as usize).max(1) {
+                    s.in_flight += 1;
+                    return s.generation;
+                }
+            }
+            notified.await;
+        }
+    }
+}
+
+/// A call's place in its endpoint's window.
+#[derive(Debug)]
+pub struct Slot {
+    window: Arc<Window>,
+    generation: u64,
+}
+
+impl Slot {
+    /// The call was rate limited: halve the window, unless a call admitted at the same time
+    /// already did.
+    pub fn rate_limited(&self) {
+        let mut s = self.window.lock();
+        if s.generation == self.generation {
+            s.limit = (s.limit / 2.0).max(1.0);
+            s.generation += 1;
+        }
+    }
+
+    /// The call succeeded: grow the window by one call per window of successes.
+    pub fn succeeded(&self) {
+        let grew = {
+            let mut s = self.window.lock();
+            let before = s.limit as usize;
+            s.limit = (s.limit + 1.0 / s.limit).min(s.max);
+            s.limit as usize > before
+        };
+        if grew {
+            self.window.changed.notify_waiters();
+        }
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.window.lock().in_flight -= 1;
+        self.window.changed.notify_waiters();
     }
 }
 
@@ -163,18 +281,84 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn concurrency_slots_are_shared() {
-        let l = Arc::new(ProviderLimits::new(&LimitSpec {
-            max_concurrent: Some(2),
-            ..LimitSpec::default()
-        }));
+        let l = Arc::new(ProviderLimits::new(
+            &LimitSpec {
+                max_concurrent: Some(2),
+                ..LimitSpec::default()
+            },
+            50,
+        ));
         let a = l.admit(0).await;
-        let b = l.admit(0).await;
-        assert!(a.is_some() && b.is_some());
+        let _b = l.admit(0).await;
         let l2 = l.clone();
-        let third = tokio::spawn(async move { l2.admit(0).await.is_some() });
+        let third = tokio::spawn(async move {
+            let _s = l2.admit(0).await;
+        });
         tokio::time::sleep(Duration::from_millis(10)).await;
         assert!(!third.is_finished(), "a third call waits for a slot");
         drop(a);
-        assert!(third.await.unwrap());
+        third.await.unwrap();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_window_halves_once_per_window_and_grows_back_additively() {
+        let l = ProviderLimits::new(&LimitSpec::default(), 16);
+        assert_eq!(l.window(), 16);
+        // Sixteen calls in flight all rate limited: one halving, not sixteen.
+        let slots: Vec<Slot> = futures_admit(&l, 16).await;
+        for s in &slots {
+            s.rate_limited();
+        }
+        assert_eq!(l.window(), 8);
+        drop(slots);
+        // A call admitted after the decrease may decrease again.
+        let s = l.admit(0).await;
+        s.rate_limited();
+        assert_eq!(l.window(), 4);
+        drop(s);
+        for _ in 0..10 {
+            l.admit(0).await.rate_limited();
+        }
+        assert_eq!(l.window(), 1, "never below one call");
+        // Recovery: one more call per window of successes.
+        let mut successes = 0;
+        while l.window() < 16 {
+            l.admit(0).await.succeeded();
+            successes += 1;
+            assert!(successes < 1000, "the window does not recover");
+        }
+        // 1 + 2 + … + 15 successes to climb from 1 to 16, give or take rounding.
+        assert!((110..=135).contains(&successes), "{successes}");
+        for _ in 0..100 {
+            l.admit(0).await.succeeded();
+        }
+        assert_eq!(l.window(), 16, "never above the maximum");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_smaller_window_holds_callers_back_until_a_place_frees() {
+        let l = Arc::new(ProviderLimits::new(&LimitSpec::default(), 4));
+        let first = l.admit(0).await;
+        first.rate_limited();
+        first.rate_limited();
+        assert_eq!(l.window(), 2);
+        let second = l.admit(0).await;
+        let l2 = l.clone();
+        let third = tokio::spawn(async move {
+            let _s = l2.admit(0).await;
+        });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        assert!(!third.is_finished(), "two in flight fill a window of two");
+        drop(first);
+        third.await.unwrap();
+        drop(second);
+    }
+
+    async fn futures_admit(l: &ProviderLimits, n: usize) -> Vec<Slot> {
+        let mut v = Vec::new();
+        for _ in 0..n {
+            v.push(l.admit(0).await);
+        }
+        v
     }
 }

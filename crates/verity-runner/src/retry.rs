@@ -6,14 +6,22 @@ use verity_model::ProviderError;
 ///
 /// Exponential backoff from `initial` doubling up to `max_delay`, with "equal jitter" (half the
 /// delay fixed, half random) so concurrent samples that failed together do not retry together.
-/// A `Retry-After` from the provider replaces the computed delay (capped at `max_delay`). Only
-/// errors the provider classifies as retryable are retried.
+/// A `Retry-After` from the provider sets the least delay (capped at `max_delay`), and jitter is
+/// added on top of it too: fifty samples told "retry after 1 s" must not return in the same
+/// instant. Only errors the provider classifies as retryable are retried.
+///
+/// Rate limits are retried on time, not on count: a `429` is retried until `max_elapsed` has
+/// passed since the sample's first attempt, and does not use up `max_retries`, which bounds the
+/// other retryable errors (5xx, timeouts, broken connections). A rate limit says "later", not
+/// "no": a storm should cost time, never samples.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RetryPolicy {
     pub max_retries: u32,
     pub initial: Duration,
     pub max_delay: Duration,
     pub jitter: bool,
+    /// How long a sample keeps retrying rate limits, from its first attempt.
+    pub max_elapsed: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -23,28 +31,69 @@ impl Default for RetryPolicy {
             initial: Duration::from_millis(500),
             max_delay: Duration::from_secs(30),
             jitter: true,
+            max_elapsed: Duration::from_secs(120),
         }
     }
 }
 
 impl RetryPolicy {
-    /// The delay before retry number `retry` (1-based) after `err`, or `None` when the error
-    /// must not be retried or the retries are used up.
-    pub fn delay(&self, retry: u32, err: &ProviderError, random: f64) -> Option<Duration> {
-        if !err.is_retryable() || retry > self.max_retries {
+    /// The delay before the next retry after `err`, or `None` when the error must not be
+    /// retried or the retries are used up. `retry` is the 1-based number of this retry among
+    /// those of its kind (rate limits are counted apart from other errors); `elapsed` is the
+    /// time since the sample's first attempt.
+    pub fn delay(
+        &self,
+        retry: u32,
+        err: &ProviderError,
+        elapsed: Duration,
+        random: f64,
+    ) -> Option<Duration> {
+        if !err.is_retryable() {
             return None;
         }
-        if let Some(after) = err.retry_after() {
-            return Some(after.min(self.max_delay));
+        let rate_limited = is_rate_limit(err);
+        if !rate_limited && retry > self.max_retries {
+            return None;
         }
-        let exp = self.initial.saturating_mul(1u32 << (retry - 1).min(20));
-        let base = exp.min(self.max_delay);
-        if !self.jitter {
-            return Some(base);
+        let random = random.clamp(0.0, 1.0);
+        let delay = match err.retry_after() {
+            Some(after) => {
+                let after = after.min(self.max_delay);
+                if self.jitter {
+                    // Spread over half the delay (at least half the initial backoff), so a
+                    // `Retry-After: 0` storm does not come straight back either.
+                    let spread = after.max(self.initial) / 2;
+                    after + spread.mul_f64(random)
+                } else {
+                    after
+                }
+            }
+            None => {
+                let exp = self
+                    .initial
+                    .saturating_mul(1u32 << (retry.max(1) - 1).min(20));
+                let base = exp.min(self.max_delay);
+                if self.jitter {
+                    let half = base / 2;
+                    half + half.mul_f64(random)
+                } else {
+                    base
+                }
+            }
+        };
+        if rate_limited && elapsed.saturating_add(delay) > self.max_elapsed {
+            return None;
         }
-        let half = base / 2;
-        Some(half + half.mul_f64(random.clamp(0.0, 1.0)))
+        Some(delay)
     }
+}
+
+/// Whether `err` is a rate limit (retried on time rather than on count).
+pub(crate) fn is_rate_limit(err: &ProviderError) -> bool {
+    matches!(
+        err.kind,
+        verity_model::ProviderErrorKind::RateLimited { .. }
+    )
 }
 
 /// A cheap, non-cryptographic random number in [0, 1) for jitter.
@@ -72,7 +121,9 @@ mod tests {
             ..RetryPolicy::default()
         };
         let e = ProviderError::new(ProviderErrorKind::Server { status: 503 }, "x");
-        let d: Vec<_> = (1..=7).map(|r| p.delay(r, &e, 0.5)).collect();
+        let d: Vec<_> = (1..=7)
+            .map(|r| p.delay(r, &e, Duration::ZERO, 0.5))
+            .collect();
         assert_eq!(d[0], Some(Duration::from_millis(500)));
         assert_eq!(d[1], Some(Duration::from_millis(1000)));
         assert_eq!(d[4], Some(Duration::from_millis(8000)));
@@ -82,15 +133,24 @@ mod tests {
             jitter: false,
             ..RetryPolicy::default()
         };
-        assert_eq!(capped.delay(12, &e, 0.0), Some(Duration::from_secs(30)));
+        assert_eq!(
+            capped.delay(12, &e, Duration::ZERO, 0.0),
+            Some(Duration::from_secs(30))
+        );
     }
 
     #[test]
     fn jitter_stays_within_half_to_full() {
         let p = RetryPolicy::default();
         let e = ProviderError::new(ProviderErrorKind::Timeout, "t");
-        assert_eq!(p.delay(2, &e, 0.0), Some(Duration::from_millis(500)));
-        assert_eq!(p.delay(2, &e, 1.0), Some(Duration::from_millis(1000)));
+        assert_eq!(
+            p.delay(2, &e, Duration::ZERO, 0.0),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(
+            p.delay(2, &e, Duration::ZERO, 1.0),
+            Some(Duration::from_millis(1000))
+        );
         let r = jitter_random();
         assert!((0.0..1.0).contains(&r));
     }
@@ -104,10 +164,59 @@ mod tests {
             },
             "429",
         );
-        assert_eq!(p.delay(1, &e, 0.3), Some(Duration::from_secs(2)));
+        // Retry-After is the least delay; jitter spreads up to half of it on top.
+        assert_eq!(
+            p.delay(1, &e, Duration::ZERO, 0.0),
+            Some(Duration::from_secs(2))
+        );
+        assert_eq!(
+            p.delay(1, &e, Duration::ZERO, 1.0),
+            Some(Duration::from_secs(3))
+        );
         let bad = ProviderError::new(ProviderErrorKind::Client { status: 400 }, "bad");
-        assert_eq!(p.delay(1, &bad, 0.3), None);
+        assert_eq!(p.delay(1, &bad, Duration::ZERO, 0.3), None);
         let auth = ProviderError::new(ProviderErrorKind::Auth { status: 401 }, "no");
-        assert_eq!(p.delay(1, &auth, 0.3), None);
+        assert_eq!(p.delay(1, &auth, Duration::ZERO, 0.3), None);
+    }
+
+    #[test]
+    fn rate_limits_retry_on_time_not_count() {
+        let p = RetryPolicy::default();
+        let e = ProviderError::new(
+            ProviderErrorKind::RateLimited {
+                retry_after: Some(Duration::from_millis(50)),
+            },
+            "429",
+        );
+        // Far past max_retries, still retried while time is left…
+        let d = p.delay(100, &e, Duration::from_secs(60), 0.5).unwrap();
+        // …with jitter of at least half the initial backoff on a tiny Retry-After.
+        assert!(
+            d >= Duration::from_millis(50) && d <= Duration::from_millis(300),
+            "{d:?}"
+        );
+        // …and not once the time budget is spent.
+        assert_eq!(p.delay(2, &e, Duration::from_secs(120), 0.5), None);
+        // Without Retry-After, exponential backoff, also bounded by time.
+        let bare = ProviderError::new(ProviderErrorKind::RateLimited { retry_after: None }, "429");
+        assert!(p.delay(30, &bare, Duration::from_secs(10), 0.5).is_some());
+        assert_eq!(p.delay(30, &bare, Duration::from_secs(100), 0.5), None);
+        // Other retryable errors keep their count.
+        let five = ProviderError::new(ProviderErrorKind::Server { status: 503 }, "x");
+        assert_eq!(p.delay(6, &five, Duration::ZERO, 0.5), None);
+    }
+
+    #[test]
+    fn different_random_draws_spread_a_retry_after() {
+        let p = RetryPolicy::default();
+        let e = ProviderError::new(
+            ProviderErrorKind::RateLimited {
+                retry_after: Some(Duration::from_secs(1)),
+            },
+            "429",
+        );
+        let a = p.delay(1, &e, Duration::ZERO, 0.1).unwrap();
+        let b = p.delay(1, &e, Duration::ZERO, 0.9).unwrap();
+        assert!(b - a >= Duration::from_millis(300), "{a:?} {b:?}");
     }
 }

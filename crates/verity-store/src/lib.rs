@@ -11,6 +11,12 @@
 //!   beside the old ones instead of overwriting them.
 //! * **Schema changes are migrations**, numbered in [`MIGRATIONS`] and recorded in the
 //!   database, so an old database opens with a new verity.
+//! * **No credential is stored.** Every URL a run's suite gives its providers and servers, and
+//!   every observation's endpoint and error, is passed through
+//!   [`verity_model::redact_url`] on the way in: userinfo and key / token / signature query
+//!   values never reach the file.
+//! * **Readers only read.** [`Store::open_read_only`] never creates, migrates or writes (a
+//!   read-only mount is fine); an open that fails says why ([`OpenCause`]).
 //!
 //! Beside runs it keeps a content-addressed response cache ([`Store::cache_get`],
 //! [`Write::CachePut`]), prunes old observations ([`Store::prune_observations`]) and merges the
@@ -22,9 +28,10 @@ mod merge;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, params};
 use verity_model::{
     GroupRecord, Outcome, Response, RunMeta, RunStatus, SampleKey, SampleRecord, Score, Task,
+    redact_url, redact_urls,
 };
 
 pub use cache::{CACHE_NAMESPACE, CachePrune, CacheStats, CachedGeneration};
@@ -33,11 +40,8 @@ pub use merge::MergeSummary;
 /// Failures of the store itself (never of a model).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("cannot open the database {path}: {source}")]
-    Open {
-        path: PathBuf,
-        source: rusqlite::Error,
-    },
+    #[error("cannot open the database {path}: {cause}")]
+    Open { path: PathBuf, cause: OpenCause },
     #[error("cannot create the directory {path}: {source}")]
     CreateDir {
         path: PathBuf,
@@ -65,6 +69,45 @@ pub enum StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Why a database could not be opened, found by looking at the path after SQLite failed (its
+/// own "unable to open database file" never says why).
+#[derive(Debug, thiserror::Error)]
+pub enum OpenCause {
+    #[error("the directory {0} does not exist")]
+    MissingDir(PathBuf),
+    #[error("the file does not exist")]
+    Missing,
+    #[error("it is a directory, not a file")]
+    IsDirectory,
+    #[error("permission denied ({0})")]
+    PermissionDenied(String),
+    #[error(
+        "{0} is on a read-only file system (only `verity runs`, `report` and `cache stats` can read it there)"
+    )]
+    ReadOnlyFs(PathBuf),
+    #[error("it is not a SQLite database")]
+    NotADatabase,
+    #[error("it is an empty or foreign SQLite database, not a verity store")]
+    NotVerity,
+    #[error(
+        "it was written by an older verity (schema {found}, this verity reads {known}) and must be upgraded first, which a read-only open cannot do: run a command that writes to it once (`verity run`, `verity rescore`, `verity cache prune`…)"
+    )]
+    NeedsMigration { found: i64, known: i64 },
+    #[error(
+        "it has a write-ahead log ({0}) that cannot be read without creating its shared-memory file beside it, and that directory is not writable; copy the database, or open it once where it is writable"
+    )]
+    UnreadableWal(PathBuf),
+    #[error("{0}")]
+    Sqlite(#[source] rusqlite::Error),
+}
+
+/// How a connection is opened, for telling why it could not be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Access {
+    ReadWrite,
+    ReadOnly,
+}
 
 /// Schema migrations, applied in order; the database records how many ran.
 pub const MIGRATIONS: &[&str] = &[
@@ -305,6 +348,21 @@ fn json<T: serde::Serialize>(v: &T) -> String {
         .unwrap_or_else(|e| format!("{{\"serialization_error\":{:?}}}", e.to_string()))
 }
 
+/// A sample's response as stored: an infrastructure error's message may name an endpoint, so
+/// its URLs are stripped of credentials. The answer itself is stored as it came.
+fn response_json(r: &Response) -> String {
+    match &r.error {
+        Some(e) if e.message.contains("://") => {
+            let mut r = r.clone();
+            if let Some(e) = &mut r.error {
+                e.message = redact_urls(&e.message);
+            }
+            json(&r)
+        }
+        _ => json(r),
+    }
+}
+
 fn parse<T: serde::de::DeserializeOwned>(what: &str, s: &str) -> Result<T> {
     serde_json::from_str(s).map_err(|source| StoreError::Corrupt {
         what: what.to_owned(),
@@ -325,7 +383,8 @@ fn parse_outcome(s: &str) -> Outcome {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path`, applying pending migrations.
+    /// Opens (creating if needed) the database at `path`, applying pending migrations. When
+    /// it cannot, the error names why ([`OpenCause`]).
     pub fn open(path: &Path) -> Result<Store> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
@@ -333,11 +392,45 @@ impl Store {
                 source,
             })?;
         }
-        let conn = Connection::open(path).map_err(|source| StoreError::Open {
+        check_header(path)?;
+        let conn = Connection::open(path).map_err(|e| open_error(path, e, Access::ReadWrite))?;
+        // SQLite opens lazily: a file it cannot use fails at the first statement.
+        Store::init(conn, path.to_owned()).map_err(|e| match e {
+            StoreError::Sql(e) => open_error(path, e, Access::ReadWrite),
+            other => other,
+        })
+    }
+
+    /// Opens an existing database for reading only (`SQLITE_OPEN_READ_ONLY`): nothing is
+    /// created, migrated or written, so it works on a read-only mount, and any write through
+    /// the returned store fails. A database an older verity wrote is refused
+    /// ([`OpenCause::NeedsMigration`]): upgrading it is a write.
+    ///
+    /// A WAL database normally needs its shared-memory file (`-shm`) beside it, which SQLite
+    /// creates on first use; where the directory cannot be written and no write-ahead log is
+    /// pending, the database is opened `immutable` instead (nothing can change it there).
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        let conn = connect_read_only(path)?;
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| open_error(path, e, Access::ReadOnly))?;
+        let known = MIGRATIONS.len() as i64;
+        let cause = match version {
+            v if v > known => return Err(StoreError::TooNew { found: v, known }),
+            v if v == known => None,
+            v if v <= 0 => Some(OpenCause::NotVerity),
+            found => Some(OpenCause::NeedsMigration { found, known }),
+        };
+        if let Some(cause) = cause {
+            return Err(StoreError::Open {
+                path: path.to_owned(),
+                cause,
+            });
+        }
+        Ok(Store {
+            conn,
             path: path.to_owned(),
-            source,
-        })?;
-        Store::init(conn, path.to_owned())
+        })
     }
 
     /// A private in-memory database, for tests.
@@ -400,8 +493,8 @@ impl Store {
     }
 
     /// Starts writing the tasks of a run that does not exist yet, as its suite loads: one
-    /// transaction until [`TaskStage::commit`], so a load that fails or a process that dies
-    /// leaves nothing behind. Dropping the stage without committing rolls it back.
+    /// transaction until [`TaskStage::commit_run`] adds the run's row, so a load that fails or
+    /// a process that dies leaves nothing behind. Dropping the stage without committing rolls it back.
     pub fn stage_tasks(&mut self, run_id: &str) -> Result<TaskStage<'_>> {
         let tx = self
             .conn
@@ -420,13 +513,25 @@ impl Store {
         })
     }
 
-    /// Removes the tasks stored for `run_id` when it has no run row: what a streaming run
-    /// staged before failing to start.
-    pub fn discard_staged_tasks(&self, run_id: &str) -> Result<u64> {
-        let n = self.conn.execute(
-            "DELETE FROM tasks WHERE run_id = ?1 AND NOT EXISTS (SELECT 1 FROM runs WHERE id = ?1)",
+    /// Removes a run that never started: its row and tasks, when it is still `running` with no
+    /// samples and no observations (what a streaming run staged before failing to start, e.g.
+    /// on a missing API key or a refused budget). A run with any result, or one the engine
+    /// marked (`failed`, `interrupted`), is left alone. Returns how many tasks were removed.
+    pub fn discard_unstarted_run(&mut self, run_id: &str) -> Result<u64> {
+        let tx = self.conn.transaction()?;
+        let started: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM samples WHERE run_id = ?1)
+                 OR EXISTS (SELECT 1 FROM observations WHERE run_id = ?1)
+                 OR EXISTS (SELECT 1 FROM runs WHERE id = ?1 AND status != 'running')",
             [run_id],
+            |r| r.get(0),
         )?;
+        if started {
+            return Ok(0);
+        }
+        let n = tx.execute("DELETE FROM tasks WHERE run_id = ?1", [run_id])?;
+        tx.execute("DELETE FROM runs WHERE id = ?1", [run_id])?;
+        tx.commit()?;
         Ok(n as u64)
     }
 
@@ -562,7 +667,7 @@ impl Store {
                             k.task_id,
                             k.variant,
                             k.epoch,
-                            json(r),
+                            response_json(r),
                             r.error.as_ref().map(|e| e.kind.as_str()),
                             r.usage.input_tokens as i64,
                             r.usage.output_tokens as i64,
@@ -590,7 +695,7 @@ impl Store {
                             o.started_at,
                             o.provider,
                             o.model,
-                            o.endpoint,
+                            redact_urls(&o.endpoint),
                             o.prompt_hash,
                             o.input_hash,
                             o.raw_response,
@@ -600,7 +705,7 @@ impl Store {
                             o.latency_ms as i64,
                             o.cache_hit,
                             o.error_kind,
-                            o.error,
+                            o.error.as_deref().map(redact_urls),
                         ])?;
                     }
                     Write::Group {
@@ -910,7 +1015,7 @@ impl Store {
         meta.scoring = next;
         tx.execute(
             "UPDATE runs SET scoring = ?2, meta_json = ?3 WHERE id = ?1",
-            params![id, next, json(&meta)],
+            params![id, next, crate::meta_json(&meta)],
         )?;
         tx.commit()?;
         Ok(next)
@@ -1000,6 +1105,193 @@ impl Store {
     }
 }
 
+/// A read-only connection to the existing database at `path` whose file has been read once
+/// (SQLite opens lazily), falling back to an `immutable` open where a WAL database cannot get
+/// its shared-memory file (see [`Store::open_read_only`]). Errors name their cause.
+pub(crate) fn connect_read_only(path: &Path) -> Result<Connection> {
+    check_header(path)?;
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let first = match try_read_only(path, flags) {
+        Ok(conn) => return Ok(conn),
+        Err(e) => e,
+    };
+    let wal = sidecar(path, "-wal");
+    let wal_pending = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
+    if path.is_file()
+        && !wal_pending
+        && matches!(
+            first.sqlite_error_code(),
+            Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly)
+        )
+        && let Some(uri) = immutable_uri(path)
+        && let Ok(conn) = try_read_only(Path::new(&uri), flags | OpenFlags::SQLITE_OPEN_URI)
+    {
+        return Ok(conn);
+    }
+    Err(open_error(path, first, Access::ReadOnly))
+}
+
+/// Refuses a file that is not empty and does not start like a SQLite database before SQLite
+/// sees it: SQLite takes a file of a single byte for an empty database, and a read-write open
+/// would then write a store over it. Anything that cannot be read is left to SQLite (and
+/// [`diagnose`]).
+fn check_header(path: &Path) -> Result<()> {
+    use std::io::Read;
+    const MAGIC: &[u8; 16] = b"SQLite format 3\0";
+    let Ok(f) = std::fs::File::open(path) else {
+        return Ok(());
+    };
+    let mut head = Vec::with_capacity(16);
+    if f.take(16).read_to_end(&mut head).is_err() || head.is_empty() || head == MAGIC {
+        return Ok(());
+    }
+    Err(StoreError::Open {
+        path: path.to_owned(),
+        cause: OpenCause::NotADatabase,
+    })
+}
+
+fn try_read_only(name: &Path, flags: OpenFlags) -> rusqlite::Result<Connection> {
+    let conn = Connection::open_with_flags(name, flags)?;
+    conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| {
+        r.get::<_, i64>(0)
+    })?;
+    Ok(conn)
+}
+
+/// `path` with `suffix` appended to its file name (`x.db` -> `x.db-wal`).
+fn sidecar(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// `file:PATH?immutable=1`, the path percent-encoded as SQLite's URI filenames want.
+#[cfg(unix)]
+fn immutable_uri(path: &Path) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut uri = String::from("file:");
+    for &b in path.as_os_str().as_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'-' | b'~') {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    // `file://host/…` would name a host: keep a leading `//` a path.
+    if uri.starts_with("file://") {
+        uri.insert_str(5, "//");
+    }
+    uri.push_str("?immutable=1");
+    Some(uri)
+}
+
+#[cfg(not(unix))]
+fn immutable_uri(_path: &Path) -> Option<String> {
+    None
+}
+
+/// The open error for `path` after SQLite failed with `err`, with the cause found by looking
+/// at the path.
+fn open_error(path: &Path, err: rusqlite::Error, access: Access) -> StoreError {
+    StoreError::Open {
+        path: path.to_owned(),
+        cause: diagnose(path, err, access),
+    }
+}
+
+fn diagnose(path: &Path, err: rusqlite::Error, access: Access) -> OpenCause {
+    use std::io::ErrorKind;
+    let code = err.sqlite_error_code();
+    if code == Some(ErrorCode::NotADatabase) {
+        return OpenCause::NotADatabase;
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return match std::fs::metadata(dir) {
+                Err(e) if e.kind() == ErrorKind::NotFound => OpenCause::MissingDir(dir.to_owned()),
+                Err(e) if e.kind() == ErrorKind::PermissionDenied => OpenCause::PermissionDenied(
+                    format!("cannot enter the directory {}", dir.display()),
+                ),
+                Ok(m) if !m.is_dir() => {
+                    OpenCause::PermissionDenied(format!("{} is not a directory", dir.display()))
+                }
+                Ok(_) if access == Access::ReadOnly => OpenCause::Missing,
+                _ => dir_cause(dir).unwrap_or(OpenCause::Sqlite(err)),
+            };
+        }
+        Err(e) if e.kind() == ErrorKind::PermissionDenied => {
+            return OpenCause::PermissionDenied(format!(
+                "cannot reach {} (a directory on its path is not searchable)",
+                path.display()
+            ));
+        }
+        Err(_) => return OpenCause::Sqlite(err),
+    };
+    if meta.is_dir() {
+        return OpenCause::IsDirectory;
+    }
+    if let Err(e) = std::fs::File::open(path)
+        && e.kind() == ErrorKind::PermissionDenied
+    {
+        return OpenCause::PermissionDenied(format!("cannot read {}", path.display()));
+    }
+    let cannot_write = matches!(code, Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly));
+    match access {
+        Access::ReadWrite => {
+            match std::fs::OpenOptions::new().write(true).open(path) {
+                Err(e) if e.kind() == ErrorKind::ReadOnlyFilesystem => {
+                    return OpenCause::ReadOnlyFs(path.to_owned());
+                }
+                Err(e) if e.kind() == ErrorKind::PermissionDenied => {
+                    return OpenCause::PermissionDenied(format!("cannot write {}", path.display()));
+                }
+                _ => {}
+            }
+            // The file can be written: SQLite also creates its -wal and -shm files beside it.
+            if cannot_write && let Some(cause) = dir_cause(dir) {
+                return cause;
+            }
+        }
+        Access::ReadOnly => {
+            let wal = sidecar(path, "-wal");
+            if cannot_write && std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) {
+                return OpenCause::UnreadableWal(wal);
+            }
+        }
+    }
+    OpenCause::Sqlite(err)
+}
+
+/// Why no file can be created in `dir`, found by creating (and removing) an empty one.
+fn dir_cause(dir: &Path) -> Option<OpenCause> {
+    use std::io::ErrorKind;
+    let probe = dir.join(format!(".verity-probe-{}", std::process::id()));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            None
+        }
+        Err(e) if e.kind() == ErrorKind::ReadOnlyFilesystem => {
+            Some(OpenCause::ReadOnlyFs(dir.to_owned()))
+        }
+        Err(e) if e.kind() == ErrorKind::PermissionDenied => Some(OpenCause::PermissionDenied(
+            format!("cannot create files in {}", dir.display()),
+        )),
+        Err(_) => None,
+    }
+}
+
 fn insert_run_on(conn: &Connection, meta: &RunMeta) -> Result<()> {
     conn.execute(
         "INSERT INTO runs (id, suite_name, suite_path, suite_hash, status, started_at, finished_at,
@@ -1023,16 +1315,52 @@ fn insert_run_on(conn: &Connection, meta: &RunMeta) -> Result<()> {
 }
 
 /// The run row's JSON: the metadata with the suite's tasks left out (they are rows of `tasks`).
+/// Every URL a provider or server of the suite holds is stripped of credentials first
+/// ([`redact_suite`]): this is the one way a run's metadata reaches the database.
 fn meta_json(meta: &RunMeta) -> String {
-    if meta.suite.tasks.is_empty() {
-        return json(meta);
-    }
-    // Only in-memory callers (tests, merges) get here; a run's own path has no tasks in hand.
-    let mut v = serde_json::to_value(meta).unwrap_or_default();
+    let mut v = match serde_json::to_value(meta) {
+        Ok(v) => v,
+        Err(_) => return json(meta),
+    };
     if let Some(suite) = v.get_mut("suite").and_then(|s| s.as_object_mut()) {
-        suite.insert("tasks".into(), serde_json::Value::Array(Vec::new()));
+        // Only in-memory callers (tests, merges) have tasks here; a run's own path has none.
+        if !meta.suite.tasks.is_empty() {
+            suite.insert("tasks".into(), serde_json::Value::Array(Vec::new()));
+        }
+    }
+    if let Some(suite) = v.get_mut("suite") {
+        redact_suite(suite);
     }
     v.to_string()
+}
+
+/// Strips credentials from the URLs of a serialized suite: each variant's `base_url`
+/// ([`redact_url`]), every string in its provider `options` (a command line may hold a URL)
+/// and in its grounding servers' commands and environment ([`redact_urls`]). Prompts, scorer
+/// options and tasks are the suite's content and stay as written.
+fn redact_suite(suite: &mut serde_json::Value) {
+    use serde_json::Value;
+    fn strings(v: &mut Value) {
+        match v {
+            Value::String(s) if s.contains("://") => *s = redact_urls(s),
+            Value::Array(a) => a.iter_mut().for_each(strings),
+            Value::Object(o) => o.values_mut().for_each(strings),
+            _ => {}
+        }
+    }
+    if let Some(variants) = suite.get_mut("variants").and_then(Value::as_array_mut) {
+        for provider in variants.iter_mut().filter_map(|v| v.get_mut("provider")) {
+            if let Some(Value::String(url)) = provider.get_mut("base_url") {
+                *url = redact_url(url);
+            }
+            if let Some(options) = provider.get_mut("options") {
+                strings(options);
+            }
+        }
+    }
+    if let Some(servers) = suite.get_mut("servers") {
+        strings(servers);
+    }
 }
 
 /// Inserts `tasks` as positions `first…` of `run_id`.
@@ -1169,10 +1497,14 @@ impl TaskStage<'_> {
         self.next == 0
     }
 
-    /// Makes the staged tasks durable. Until the run row is inserted they belong to no run;
-    /// [`Store::discard_staged_tasks`] removes them if the run never starts.
-    pub fn commit(self) -> Result<u64> {
+    /// Makes the staged tasks durable together with their run's row (`meta`, whose suite
+    /// carries no tasks: the staged rows are its tasks), in the one transaction the stage
+    /// began: a process killed at any moment leaves either nothing or a run that `--resume`
+    /// finds. Returns how many tasks the run has.
+    pub fn commit_run(self, meta: &RunMeta) -> Result<u64> {
         let n = self.next;
+        debug_assert_eq!(meta.id, self.run_id);
+        insert_run_on(&self.tx, meta)?;
         self.tx.execute_batch("DELETE FROM temp.staged_ids")?;
         self.tx.commit()?;
         Ok(n)

@@ -5,14 +5,12 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use rusqlite::types::Value;
-use rusqlite::{
-    Connection, OpenFlags, OptionalExtension, TransactionBehavior, params, params_from_iter,
-};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params, params_from_iter};
 use verity_model::{RunMeta, RunOptions, RunStatus, Score, Shard, Task};
 
 use crate::{
-    MIGRATIONS, Result, Store, StoreError, insert_run_on, insert_tasks_on, json, ms_sql, parse,
-    read_tasks,
+    MIGRATIONS, Result, Store, StoreError, connect_read_only, insert_run_on, insert_tasks_on, json,
+    ms_sql, parse, read_tasks,
 };
 
 /// What [`Store::merge_shards`] wrote.
@@ -47,21 +45,8 @@ fn label(s: Shard) -> String {
 }
 
 fn open_source(path: &Path) -> Result<Connection> {
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(|source| StoreError::Open {
-        path: path.to_owned(),
-        source,
-    })?;
-    conn.busy_timeout(std::time::Duration::from_secs(30))?;
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(|source| StoreError::Open {
-            path: path.to_owned(),
-            source,
-        })?;
+    let conn = connect_read_only(path)?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let known = MIGRATIONS.len() as i64;
     if version > known {
         return Err(StoreError::TooNew {

@@ -6,6 +6,8 @@ use super::*;
 
 mod cache;
 mod merge;
+mod open;
+mod redact;
 mod retention;
 mod retry;
 mod tasks;

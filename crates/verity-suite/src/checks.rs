@@ -9,7 +9,9 @@ use std::sync::Arc;
 use verity_model::{PromptTemplate, SourceLoc, Suite};
 
 use crate::diag::{Diagnostic, SourceFile};
-use crate::render::{Renderer, describe};
+use crate::loader::did_you_mean;
+use crate::render::{Renderer, describe, is_over_budget};
+use crate::values;
 
 /// Where a diagnostic goes.
 pub(crate) enum Loc {
@@ -35,6 +37,8 @@ pub(crate) trait Locator {
     /// Task `index`, at `expect.<name>` when given.
     fn task(&self, index: usize, key: Option<&str>) -> Loc;
     fn coverage(&self, category: &str) -> Loc;
+    /// A criterion named in `[outcome]`.
+    fn outcome(&self, criterion: &str) -> Loc;
     /// A place in a template: the error's byte range in its source, or its 1-based line.
     fn template(
         &self,
@@ -61,6 +65,9 @@ pub(crate) struct TaskChecks {
     renderer: Renderer,
     /// Templates that do not compile, by hash; and their diagnostics, held for `finish`.
     broken: HashSet<String>,
+    /// Templates that went over the render budget: not trial-rendered again (each try costs
+    /// the whole budget).
+    over_budget: HashSet<String>,
     compile_errors: Vec<Diagnostic>,
     /// (template hash, line, message) → (index in `found`, samples affected)
     seen: HashMap<(String, Option<usize>, String), (usize, usize)>,
@@ -75,17 +82,25 @@ impl TaskChecks {
         for (i, spec) in suite.scorers.iter().enumerate() {
             let issues = verity_oracles::check_spec(spec);
             for issue in &issues {
+                // A scorer added on the command line has no place in a file.
+                let at = match loc.scorer(i, issue.key.as_deref()) {
+                    Loc::Nowhere => recorded(Some(&spec.source)),
+                    at => at,
+                };
                 out.push(
                     Diagnostic::error(
                         "scorer",
                         format!("scorer `{}`: {}", spec.instance_name(), issue.message),
                     )
-                    .at_loc_of(loc.scorer(i, issue.key.as_deref())),
+                    .at_loc_of(at),
                 );
             }
             if issues.is_empty() {
                 sound.push(i);
             }
+        }
+        if sound.len() == suite.scorers.len() {
+            outcome_criteria(suite, loc, out);
         }
         let (renderer, errors) = Renderer::build(&suite.variants);
         let mut broken = HashSet::new();
@@ -108,6 +123,7 @@ impl TaskChecks {
             sound,
             renderer,
             broken,
+            over_budget: HashSet::new(),
             compile_errors,
             seen: HashMap::new(),
             found: Vec::new(),
@@ -154,11 +170,21 @@ impl TaskChecks {
                 continue;
             }
             for task in &suite.tasks {
+                if templates.iter().any(|t| {
+                    t.as_ref()
+                        .is_some_and(|t| self.over_budget.contains(&t.hash))
+                }) {
+                    break;
+                }
                 let Err((tpl, e)) = self.renderer.try_messages(task, variant) else {
                     continue;
                 };
                 if self.broken.contains(&tpl.hash) {
                     continue;
+                }
+                let budget = is_over_budget(&e);
+                if budget {
+                    self.over_budget.insert(tpl.hash.clone());
                 }
                 let message = describe(&e);
                 let key = (tpl.hash.clone(), e.line(), message.clone());
@@ -167,16 +193,22 @@ impl TaskChecks {
                     continue;
                 }
                 self.seen.insert(key, (self.found.len(), 1));
-                self.found.push(
-                    Diagnostic::error(
-                        "template",
-                        format!(
-                            "template `{}` fails to render task `{}` (variant `{}`): {message}",
-                            tpl.origin, task.id, variant.name
-                        ),
-                    )
-                    .at_loc_of(loc.template(tpl, e.range(), e.line())),
-                );
+                let mut d = Diagnostic::error(
+                    "template",
+                    format!(
+                        "template `{}` fails to render task `{}` (variant `{}`): {message}",
+                        tpl.origin, task.id, variant.name
+                    ),
+                )
+                .at_loc_of(loc.template(tpl, e.range(), e.line()));
+                if budget {
+                    d = d.with_help(format!(
+                        "one render may run at most {} template instructions and write at most {} MiB; later tasks were not trial-rendered with this template",
+                        crate::render::RENDER_FUEL,
+                        crate::render::RENDER_MAX_OUTPUT >> 20
+                    ));
+                }
+                self.found.push(d);
             }
         }
     }
@@ -216,6 +248,57 @@ impl TaskChecks {
     }
 }
 
+/// Every criterion `[outcome]` names must be one a scorer reports: a name none reports is
+/// silently never met. Run only when every scorer's options are sound (their criteria known).
+fn outcome_criteria(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
+    let Some(named) = &suite.outcome.criteria else {
+        return;
+    };
+    let mut reported: Vec<String> = Vec::new();
+    for spec in &suite.scorers {
+        for c in verity_oracles::criteria(spec).unwrap_or_default() {
+            if !reported.contains(&c) {
+                reported.push(c);
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    for name in named {
+        if reported.contains(name) || !seen.insert(name.as_str()) {
+            continue;
+        }
+        let (message, help) = if reported.is_empty() {
+            (
+                format!(
+                    "[outcome] names criterion `{name}`, but the suite has no scorers to report it"
+                ),
+                "add [[scorers]] that report it, or leave out [outcome] to count every criterion"
+                    .to_owned(),
+            )
+        } else {
+            let list = reported
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let help = match did_you_mean(name, reported.iter().map(String::as_str)) {
+                Some(m) => format!("did you mean `{m}`? The scorers report {list}"),
+                None => format!("the scorers report {list}"),
+            };
+            (
+                format!("[outcome] names criterion `{name}`, which no scorer reports"),
+                help,
+            )
+        };
+        out.push(
+            Diagnostic::error("unknown-criterion", message)
+                .at_loc_of(loc.outcome(name))
+                .label("no scorer reports this")
+                .with_help(help),
+        );
+    }
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
@@ -235,6 +318,10 @@ impl Locator for RecordedLocator<'_> {
     }
 
     fn coverage(&self, _category: &str) -> Loc {
+        Loc::Nowhere
+    }
+
+    fn outcome(&self, _criterion: &str) -> Loc {
         Loc::Nowhere
     }
 
@@ -308,6 +395,16 @@ pub(crate) fn check_suite(suite: &Suite) -> Vec<Diagnostic> {
         if v.provider.kind.is_empty() {
             no_provider.push(format!("`{}`", v.name));
         }
+        for problem in variant_problems(v) {
+            let mut d = Diagnostic::error(
+                "bad-value",
+                format!("variant `{}`: {}", v.name, problem.message),
+            );
+            if let Some(help) = problem.help {
+                d = d.with_help(help);
+            }
+            out.push(d);
+        }
         if let Some(g) = &v.grounding
             && !suite.servers.contains_key(&g.server)
         {
@@ -376,6 +473,18 @@ pub(crate) fn check_suite(suite: &Suite) -> Vec<Diagnostic> {
             }
         }
     }
+    for path in [&suite.report.markdown, &suite.report.json]
+        .into_iter()
+        .flatten()
+    {
+        for (_, problem) in values::report_placeholders(path) {
+            let mut d = Diagnostic::error("bad-value", format!("[report]: {}", problem.message));
+            if let Some(help) = problem.help {
+                d = d.with_help(help);
+            }
+            out.push(d);
+        }
+    }
     if suite.epochs == 0 {
         out.push(Diagnostic::error(
             "bad-value",
@@ -384,6 +493,46 @@ pub(crate) fn check_suite(suite: &Suite) -> Vec<Diagnostic> {
     }
     run(suite, &RecordedLocator { suite }, &mut out);
     out.sort_by_key(|d| d.severity);
+    out
+}
+
+/// What the loader checks of a variant's values, for a variant built in memory.
+fn variant_problems(v: &verity_model::Variant) -> Vec<values::Problem> {
+    let p = &v.provider;
+    let mut out: Vec<values::Problem> = [
+        (!p.kind.is_empty())
+            .then(|| values::provider_kind(&p.kind))
+            .flatten(),
+        p.base_url.as_deref().and_then(values::base_url),
+        p.api_key_env.as_deref().and_then(values::env_var_name),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let range = |what: &str, ok: bool, rule: &str| {
+        (!ok).then(|| values::Problem {
+            message: format!("`{what}` must be {rule}"),
+            help: None,
+        })
+    };
+    let g = &v.params;
+    out.extend(
+        [
+            g.temperature.and_then(|t| {
+                range(
+                    "temperature",
+                    t.is_finite() && t >= 0.0,
+                    "a finite number, at least 0",
+                )
+            }),
+            g.top_p
+                .and_then(|t| range("top_p", (0.0..=1.0).contains(&t), "between 0 and 1")),
+            g.max_tokens
+                .and_then(|m| range("max_tokens", m >= 1, "at least 1")),
+        ]
+        .into_iter()
+        .flatten(),
+    );
     out
 }
 
@@ -514,6 +663,44 @@ mod tests {
         }
         // Errors come first.
         assert!(f.last().unwrap().starts_with("no-provider"));
+    }
+
+    /// What the loader checks of suite.toml's values is checked again on a suite built in
+    /// memory: provider settings, parameters, report paths and `[outcome]` criteria.
+    #[test]
+    fn in_memory_values_and_outcome_are_checked() {
+        let mut s = base();
+        let v = &mut s.variants[0];
+        v.provider.kind = "skynet".into();
+        v.provider.base_url = Some("not a url".into());
+        v.provider.api_key_env = Some(String::new());
+        v.params.temperature = Some(f64::INFINITY);
+        v.params.top_p = Some(f64::NAN);
+        v.params.max_tokens = Some(0);
+        s.report.json = Some("{tmp}/{nope}.json".into());
+        s.scorers = vec![scorer("equals", json!({}), 3)];
+        s.outcome.criteria = Some(vec!["equals".into(), "nope".into()]);
+        let f = found(&s);
+        let expected = [
+            "bad-value@: variant `v`: unknown provider kind `skynet`",
+            "bad-value@: variant `v`: `base_url` must be an absolute http:// or https:// URL",
+            "bad-value@: variant `v`: `api_key_env` must not be empty",
+            "bad-value@: variant `v`: `temperature` must be a finite number, at least 0",
+            "bad-value@: variant `v`: `top_p` must be between 0 and 1",
+            "bad-value@: variant `v`: `max_tokens` must be at least 1",
+            "bad-value@: [report]: unknown placeholder `{nope}` in a report path",
+            "unknown-criterion@: [outcome] names criterion `nope`, which no scorer reports",
+        ];
+        if let Some(m) = crate::testing::mismatch(&f, &expected) {
+            panic!("{m}");
+        }
+        // A scorer that does not check out: its criteria are unknown, the outcome unchecked.
+        s = base();
+        s.scorers = vec![scorer("equals", json!({"colour": 1}), 3)];
+        s.outcome.criteria = Some(vec!["nope".into()]);
+        let f = found(&s);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].starts_with("scorer@suite.toml:3:1"), "{f:?}");
     }
 
     #[test]

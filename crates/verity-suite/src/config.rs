@@ -13,6 +13,7 @@ use verity_model::{
 use crate::diag::{Diagnostic, SourceFile};
 use crate::loader::{Loader, ScorerSpans, did_you_mean};
 use crate::tree::{Entry, Kind, Node, Span, Table, to_json};
+use crate::values;
 
 const SUITE_KEYS: &[&str] = &[
     "name",
@@ -282,8 +283,8 @@ impl Loader<'_> {
             && let Some(t) = self.table(f, e)
         {
             self.check_keys(f, t, &["markdown", "json", "toolcalls"], "in [report]");
-            cfg.report.markdown = t.get("markdown").and_then(|e| self.str(f, e));
-            cfg.report.json = t.get("json").and_then(|e| self.str(f, e));
+            cfg.report.markdown = t.get("markdown").and_then(|e| self.report_path(f, e));
+            cfg.report.json = t.get("json").and_then(|e| self.report_path(f, e));
             if let Some(e) = t.get("toolcalls") {
                 match &e.value.kind {
                     Kind::Bool(b) => cfg.report.toolcalls = *b,
@@ -307,6 +308,49 @@ impl Loader<'_> {
             }
         }
         cfg
+    }
+
+    /// Reports `problem`, if any, at `span`; returns whether there was one.
+    fn value_problem(
+        &mut self,
+        f: &Arc<SourceFile>,
+        span: Span,
+        problem: Option<values::Problem>,
+    ) -> bool {
+        let Some(p) = problem else { return false };
+        let mut d = self.bad_value(f, span, p.message);
+        if let Some(help) = p.help {
+            d = d.with_help(help);
+        }
+        self.push(d);
+        true
+    }
+
+    /// A `[report]` path; each placeholder verity does not fill is an error at the placeholder.
+    fn report_path(&mut self, f: &Arc<SourceFile>, e: &Entry) -> Option<String> {
+        let path = self.str(f, e)?;
+        let problems = values::report_placeholders(&path);
+        if problems.is_empty() {
+            return Some(path);
+        }
+        let span = &e.value.span;
+        // Inside a string written without escapes, point at the placeholder itself.
+        let written = f.text.get(span.clone()).unwrap_or_default();
+        let plain =
+            written.len() == path.len() + 2 && written.get(1..written.len() - 1) == Some(&path);
+        for (range, p) in problems {
+            let at = if plain {
+                span.start + 1 + range.start..span.start + 1 + range.end
+            } else {
+                span.clone()
+            };
+            let mut d = self.bad_value(f, at, format!("`{}`: {}", e.key, p.message));
+            if let Some(help) = p.help {
+                d = d.with_help(help);
+            }
+            self.push(d.label("unknown placeholder"));
+        }
+        None
     }
 
     fn servers(&mut self, f: &Arc<SourceFile>, t: &Table) -> BTreeMap<String, ServerSpec> {
@@ -357,10 +401,24 @@ impl Loader<'_> {
         for e in &t.entries {
             let span = e.value.span.clone();
             match e.key.as_str() {
-                "provider" => d.provider = self.name_str(f, e),
+                "provider" => {
+                    d.provider = self.name_str(f, e);
+                    if let Some(kind) = &d.provider {
+                        // Kept even when unknown: the variant is not also "without a provider".
+                        self.value_problem(f, span.clone(), values::provider_kind(kind));
+                    }
+                }
                 "model" => d.model = self.str(f, e),
-                "base_url" => d.base_url = self.str(f, e),
-                "api_key_env" => d.api_key_env = self.str(f, e),
+                "base_url" => {
+                    d.base_url = self
+                        .str(f, e)
+                        .filter(|u| !self.value_problem(f, span.clone(), values::base_url(u)));
+                }
+                "api_key_env" => {
+                    d.api_key_env = self
+                        .str(f, e)
+                        .filter(|n| !self.value_problem(f, span.clone(), values::env_var_name(n)));
+                }
                 "temperature" => d.temperature = self.num(f, e, 0.0, f64::INFINITY),
                 "top_p" => d.top_p = self.num(f, e, 0.0, 1.0),
                 "seed" => d.seed = self.int(f, e, 0, i128::from(u64::MAX)).map(|n| n as u64),
@@ -601,6 +659,13 @@ impl Loader<'_> {
                     rule.mode = OutcomeMode::Any;
                 }
                 rule.criteria = self.string_list(f, e);
+                if let (Some(names), Kind::Array(items)) = (&rule.criteria, &e.value.kind) {
+                    for (name, item) in names.iter().zip(items) {
+                        self.outcome_spans
+                            .entry(name.clone())
+                            .or_insert_with(|| (Arc::clone(f), item.span.clone()));
+                    }
+                }
                 if rule.criteria.as_ref().is_some_and(Vec::is_empty) {
                     let d = self.bad_value(
                         f,
@@ -1020,6 +1085,114 @@ alternative = "greater"
                 "name = \"s\"\nname = \"t\"\n",
                 &["toml-syntax@suite.toml:2:1: invalid TOML: duplicate key"],
             ),
+            // Integers past their type: the bound crossed, not the other one.
+            (
+                "name = \"s\"\nepochs = 4294967297\n",
+                &["bad-value@suite.toml:2:10: `epochs` must be at most 4294967295"],
+            ),
+            (
+                "name = \"s\"\nepochs = -3\n",
+                &["bad-value@suite.toml:2:10: `epochs` must be at least 1"],
+            ),
+            (
+                "name = \"s\"\n[coverage]\nc = 9999999999\n",
+                &["bad-value@suite.toml:3:5: `c` must be at most 4294967295"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nseed = 18446744073709551616\n",
+                &["bad-value@suite.toml:3:8: `seed` must be at most 18446744073709551615"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nmax_tokens = 4294967296\n",
+                &["bad-value@suite.toml:3:14: `max_tokens` must be at most 4294967295"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\ngrounding = { server = \"docs\", k = 4294967296 }\n[servers.docs]\ncommand = [\"x\"]\n",
+                &["bad-value@suite.toml:3:36: `k` must be at most 4294967295"],
+            ),
+            // Parameters that are not finite or out of their range.
+            (
+                "name = \"s\"\n[defaults]\ntemperature = inf\n",
+                &["bad-value@suite.toml:3:15: `temperature` must be a finite number, found inf"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\ntemperature = -inf\n",
+                &["bad-value@suite.toml:3:15: `temperature` must be a finite number, found -inf"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\ntemperature = nan\n",
+                &["bad-value@suite.toml:3:15: `temperature` must be a finite number, found nan"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\ntemperature = -0.5\n",
+                &["bad-value@suite.toml:3:15: `temperature` must be at least 0"],
+            ),
+            (
+                "name = \"s\"\n[[variants]]\nname = \"a\"\ntop_p = -0.1\n[[variants]]\nname = \"b\"\ntop_p = nan\n",
+                &[
+                    "bad-value@suite.toml:4:9: `top_p` must be between 0 and 1",
+                    "bad-value@suite.toml:7:9: `top_p` must be a finite number, found nan",
+                ],
+            ),
+            // Provider settings.
+            (
+                "name = \"s\"\n[defaults]\nprovider = \"skynet\"\n",
+                &["bad-value@suite.toml:3:12: unknown provider kind `skynet`"],
+            ),
+            (
+                "name = \"s\"\n[[variants]]\nname = \"a\"\nprovider = \"opnai\"\n",
+                &["bad-value@suite.toml:4:12: unknown provider kind `opnai`"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nprovider = \"openai\"\nbase_url = \"not a url\"\n",
+                &[
+                    "bad-value@suite.toml:4:12: `base_url` must be an absolute http:// or https:// URL (relative URL without a base)",
+                ],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nprovider = \"openai\"\nbase_url = \"ftp://example.com/v1\"\n",
+                &[
+                    "bad-value@suite.toml:4:12: `base_url` must be an absolute http:// or https:// URL (its scheme is `ftp`)",
+                ],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nprovider = \"openai\"\napi_key_env = \"\"\n",
+                &["bad-value@suite.toml:4:15: `api_key_env` must not be empty"],
+            ),
+            (
+                "name = \"s\"\n[defaults]\nprovider = \"openai\"\napi_key_env = \"sk-live-123\"\n",
+                &["bad-value@suite.toml:4:15: `api_key_env` is not an environment variable name"],
+            ),
+            // `[report]` paths take only the placeholders verity fills.
+            (
+                "name = \"s\"\n[report]\nmarkdown = \"out/{nope}-{ts}.md\"\njson = '{tmp}/{sutie}.json'\n",
+                &[
+                    "bad-value@suite.toml:3:17: `markdown`: unknown placeholder `{nope}` in a report path",
+                    "bad-value@suite.toml:4:15: `json`: unknown placeholder `{sutie}` in a report path",
+                ],
+            ),
+            (
+                "name = \"s\"\n[report]\njson = \"\\u0041/{x}.json\"\n",
+                &["bad-value@suite.toml:3:8: `json`: unknown placeholder `{x}` in a report path"],
+            ),
+            // `[outcome]` names only criteria the scorers report.
+            (
+                "name = \"s\"\n[[scorers]]\nkind = \"equals\"\n[outcome]\nall = [\"equals\", \"nope\"]\n",
+                &[
+                    "unknown-criterion@suite.toml:5:18: [outcome] names criterion `nope`, which no scorer reports",
+                ],
+            ),
+            (
+                "name = \"s\"\n[outcome]\nany = [\"x\", \"x\"]\n",
+                &[
+                    "unknown-criterion@suite.toml:3:8: [outcome] names criterion `x`, but the suite has no scorers",
+                ],
+            ),
+            (
+                // A scorer that is itself wrong: its criteria are unknown, so only it is reported.
+                "name = \"s\"\n[[scorers]]\nkind = \"equal\"\n[outcome]\nall = [\"equal\"]\n",
+                &["scorer@suite.toml:3:1: scorer `equal`: unknown scorer kind `equal`"],
+            ),
         ];
         let problems: Vec<String> = cases
             .iter()
@@ -1029,6 +1202,92 @@ alternative = "greater"
             })
             .collect();
         assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+    }
+
+    /// What the new value checks suggest, and what they accept.
+    #[test]
+    fn value_problems_say_what_would_be_valid() {
+        let (_dir, result) = crate::testing::load_files(&[
+            (
+                "suite.toml",
+                r#"name = "s"
+[[variants]]
+name = "a"
+provider = "opnai"
+[[variants]]
+name = "b"
+provider = "skynet"
+[[scorers]]
+kind = "contains"
+name = "exact"
+[[scorers]]
+kind = "swift"
+criteria = { parse = "compiles" }
+[outcome]
+all = ["exact", "compile", "exactly"]
+[report]
+json = "{tmp}/{run}-{sute}.json"
+"#,
+            ),
+            TASK,
+        ]);
+        let diags = result.unwrap_err();
+        let help = |needle: &str| {
+            let d = diags
+                .0
+                .iter()
+                .find(|d| d.message.contains(needle))
+                .unwrap_or_else(|| panic!("no `{needle}` in {diags}"));
+            d.help.clone().unwrap_or_default()
+        };
+        assert_eq!(
+            help("`opnai`"),
+            "did you mean `openai`? (known kinds: local, mock, openai, anthropic, gemini, command)"
+        );
+        assert_eq!(
+            help("`skynet`"),
+            "known kinds: local, mock, openai, anthropic, gemini, command"
+        );
+        let reported = "`exact`, `compiles`, `symbols_exist`, `availability_ok`, `no_deprecated`";
+        assert_eq!(
+            help("criterion `compile`"),
+            format!("did you mean `compiles`? The scorers report {reported}")
+        );
+        assert_eq!(
+            help("criterion `exactly`"),
+            format!("did you mean `exact`? The scorers report {reported}")
+        );
+        assert_eq!(
+            help("`{sute}`"),
+            "did you mean `{suite}`? (known: {ts}, {run}, {suite}, {tmp})"
+        );
+        assert_eq!(diags.error_count(), 5, "{diags}");
+
+        // Everything valid loads.
+        let l = suite(&[
+            (
+                "suite.toml",
+                r#"name = "s"
+[defaults]
+provider = "openai"
+base_url = "http://127.0.0.1:8080/v1"
+api_key_env = "MY_KEY_2"
+temperature = 0
+top_p = 1
+[[scorers]]
+kind = "json-valid"
+[[scorers]]
+kind = "identical"
+[outcome]
+any = ["json_valid", "identical"]
+[report]
+markdown = "{tmp}/{suite}-{run}-{ts}.md"
+json = "out/{} {x y}.json"
+"#,
+            ),
+            TASK,
+        ]);
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
     }
 
     #[test]

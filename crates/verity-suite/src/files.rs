@@ -13,12 +13,25 @@ pub(crate) fn is_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?', '[', '{'])
 }
 
-/// The suite-relative paths (with `/`) of the files `pattern` matches, sorted. A pattern
-/// without glob characters names one path, returned whether or not it exists (reading it
-/// reports a missing file). Hidden directories and symlinked directories are not searched.
-pub(crate) fn expand(root: &Path, pattern: &str) -> Result<Vec<String>, String> {
+/// The files a task pattern matches.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Matches {
+    /// Suite-relative paths (with `/`), sorted.
+    pub(crate) files: Vec<String>,
+    /// Files the pattern matches whose path is not valid UTF-8, as lossy suite-relative paths,
+    /// sorted: they cannot be named in a suite or a diagnostic, so they are reported, not read.
+    pub(crate) not_utf8: Vec<String>,
+}
+
+/// The files `pattern` matches. A pattern without glob characters names one path, returned
+/// whether or not it exists (reading it reports a missing file). Hidden directories and
+/// symlinked directories are not searched.
+pub(crate) fn expand(root: &Path, pattern: &str) -> Result<Matches, String> {
     if !is_glob(pattern) {
-        return Ok(vec![pattern.to_owned()]);
+        return Ok(Matches {
+            files: vec![pattern.to_owned()],
+            not_utf8: Vec::new(),
+        });
     }
     let glob = globset::GlobBuilder::new(pattern)
         .literal_separator(true)
@@ -38,17 +51,22 @@ pub(crate) fn expand(root: &Path, pattern: &str) -> Result<Vec<String>, String> 
     } else {
         root.join(&prefix)
     };
-    let mut found = Vec::new();
-    walk(&start, &prefix, 0, &mut |rel| {
+    let mut found = Matches::default();
+    walk(&start, Path::new(&prefix), 0, &mut |rel| {
+        // globset matches the path's bytes, so a name that is not UTF-8 still matches.
         if glob.is_match(rel) {
-            found.push(rel.to_owned());
+            match rel.to_str() {
+                Some(s) => found.files.push(s.to_owned()),
+                None => found.not_utf8.push(rel.to_string_lossy().into_owned()),
+            }
         }
     });
-    found.sort();
+    found.files.sort();
+    found.not_utf8.sort();
     Ok(found)
 }
 
-fn walk(dir: &Path, rel: &str, depth: usize, visit: &mut dyn FnMut(&str)) {
+fn walk(dir: &Path, rel: &Path, depth: usize, visit: &mut dyn FnMut(&Path)) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -59,15 +77,18 @@ fn walk(dir: &Path, rel: &str, depth: usize, visit: &mut dyn FnMut(&str)) {
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let child = if rel.is_empty() {
-            name.to_owned()
+        // Joined with `/` on every platform, as patterns and suite paths are written.
+        let child = if rel.as_os_str().is_empty() {
+            std::path::PathBuf::from(&name)
         } else {
-            format!("{rel}/{name}")
+            let mut c = rel.as_os_str().to_owned();
+            c.push("/");
+            c.push(&name);
+            std::path::PathBuf::from(c)
         };
         let Ok(ft) = entry.file_type() else { continue };
         if ft.is_dir() {
-            if !name.starts_with('.') {
+            if !name.as_encoded_bytes().starts_with(b".") {
                 walk(&entry.path(), &child, depth + 1, visit);
             }
         } else if ft.is_file() || (ft.is_symlink() && entry.path().is_file()) {
@@ -157,21 +178,50 @@ mod tests {
         ] {
             std::fs::write(root.join(p), "").unwrap();
         }
+        let files = |pattern: &str| expand(root, pattern).unwrap().files;
+        assert_eq!(files("tasks/*.toml"), ["tasks/a.toml", "tasks/b.toml"]);
         assert_eq!(
-            expand(root, "tasks/*.toml").unwrap(),
-            ["tasks/a.toml", "tasks/b.toml"]
-        );
-        assert_eq!(
-            expand(root, "tasks/**/*.toml").unwrap(),
+            files("tasks/**/*.toml"),
             ["tasks/a.toml", "tasks/b.toml", "tasks/sub/c.toml"]
         );
-        assert_eq!(expand(root, "*.toml").unwrap(), ["top.toml"]);
-        assert_eq!(
-            expand(root, "nothing/*.toml").unwrap(),
-            Vec::<String>::new()
-        );
-        assert_eq!(expand(root, "named.jsonl").unwrap(), ["named.jsonl"]);
+        assert_eq!(files("*.toml"), ["top.toml"]);
+        assert_eq!(files("nothing/*.toml"), Vec::<String>::new());
+        assert_eq!(files("named.jsonl"), ["named.jsonl"]);
         assert!(expand(root, "tasks/[.toml").is_err());
+    }
+
+    /// A file (or directory) whose name is not UTF-8 is matched by its bytes and set apart.
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_are_set_apart() {
+        use std::os::unix::ffi::OsStrExt;
+
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let bad_dir = root
+            .join("tasks")
+            .join(std::ffi::OsStr::from_bytes(b"d\xff"));
+        std::fs::create_dir_all(&bad_dir).unwrap();
+        std::fs::write(root.join("tasks/ok.toml"), "").unwrap();
+        std::fs::write(
+            root.join("tasks")
+                .join(std::ffi::OsStr::from_bytes(b"caf\xe9.toml")),
+            "",
+        )
+        .unwrap();
+        std::fs::write(bad_dir.join("x.toml"), "").unwrap();
+        std::fs::write(
+            root.join("tasks")
+                .join(std::ffi::OsStr::from_bytes(b"n\xe9.md")),
+            "",
+        )
+        .unwrap();
+        let m = expand(root, "tasks/**/*.toml").unwrap();
+        assert_eq!(m.files, ["tasks/ok.toml"]);
+        assert_eq!(
+            m.not_utf8,
+            ["tasks/caf\u{fffd}.toml", "tasks/d\u{fffd}/x.toml"]
+        );
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub mod render;
 mod suite;
 mod tasks;
 mod tree;
+mod values;
 
 use std::path::Path;
 

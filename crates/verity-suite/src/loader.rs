@@ -62,6 +62,8 @@ pub(crate) struct Loader<'s> {
     /// Parallel to the suite's scorers.
     pub(crate) scorer_spans: Vec<ScorerSpans>,
     pub(crate) coverage_spans: HashMap<String, (Arc<SourceFile>, Span)>,
+    /// `[outcome]` criteria → where each is written.
+    pub(crate) outcome_spans: HashMap<String, (Arc<SourceFile>, Span)>,
     /// Template files by origin.
     pub(crate) template_files: HashMap<String, Arc<SourceFile>>,
     /// Inline templates by hash → where their text is written.
@@ -114,6 +116,7 @@ impl<'s> Loader<'s> {
             task_ids: HashMap::new(),
             scorer_spans: Vec::new(),
             coverage_spans: HashMap::new(),
+            outcome_spans: HashMap::new(),
             template_files: HashMap::new(),
             inline_templates: HashMap::new(),
             template_cache: HashMap::new(),
@@ -555,18 +558,21 @@ impl<'s> Loader<'s> {
     ) -> Option<i128> {
         match e.value.kind {
             Kind::Int(i) if (min..=max).contains(&i) => Some(i),
-            Kind::Int(_) => {
-                let range = if max >= i128::from(u32::MAX) {
-                    format!("at least {min}")
+            Kind::Int(i) => {
+                // Small ranges read best whole; a type's limits only on the side crossed.
+                let (range, label) = if max < i128::from(u32::MAX) {
+                    (format!("between {min} and {max}"), "out of range")
+                } else if i < min {
+                    (format!("at least {min}"), "too small")
                 } else {
-                    format!("between {min} and {max}")
+                    (format!("at most {max}"), "too large")
                 };
                 let d = self.bad_value(
                     f,
                     e.value.span.clone(),
                     format!("`{}` must be {range}", e.key),
                 );
-                self.push(d.label("out of range"));
+                self.push(d.label(label));
                 None
             }
             _ => {
@@ -592,7 +598,22 @@ impl<'s> Loader<'s> {
                 return None;
             }
         };
-        if v >= min && v <= max {
+        if !v.is_finite() {
+            let found = if v.is_nan() {
+                "nan"
+            } else if v > 0.0 {
+                "inf"
+            } else {
+                "-inf"
+            };
+            let d = self.bad_value(
+                f,
+                e.value.span.clone(),
+                format!("`{}` must be a finite number, found {found}", e.key),
+            );
+            self.push(d.label("not a finite number"));
+            None
+        } else if v >= min && v <= max {
             Some(v)
         } else {
             let range = if max == f64::INFINITY {

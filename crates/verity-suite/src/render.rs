@@ -17,6 +17,11 @@
 //! Printing or iterating an undefined value is an error; testing one (`{% if metadata.hint %}`)
 //! is allowed and false.
 //!
+//! Every render has a budget: at most [`RENDER_FUEL`] template instructions (minijinja's fuel:
+//! a deterministic stand-in for time, the same on every machine) and [`RENDER_MAX_OUTPUT`]
+//! bytes of output. A template over budget fails like any other template error, so `verity
+//! validate`'s trial renders catch it before a run, and a run never waits on one.
+//!
 //! [`Renderer`] compiles a suite's templates once and is meant to be built once per run and
 //! shared (it is `Send + Sync`); [`messages`] is the one-off form.
 
@@ -35,11 +40,55 @@ pub struct TemplateError {
     pub message: String,
 }
 
+/// Template instructions one render may execute. A prompt template takes tens to thousands;
+/// this allows loops over tens of thousands of items and stops runaway ones (nested loops of
+/// 10,000) in well under a second.
+pub const RENDER_FUEL: u64 = 5_000_000;
+
+/// Bytes one render may produce: more than any model's context window holds.
+pub const RENDER_MAX_OUTPUT: usize = 8 << 20;
+
 /// minijinja's error without the `(in name:line)` suffix, which names the template by hash.
 pub(crate) fn describe(e: &minijinja::Error) -> String {
-    match e.detail() {
-        Some(d) => format!("{}: {d}", e.kind()),
-        None => e.kind().to_string(),
+    use minijinja::ErrorKind;
+    match e.kind() {
+        ErrorKind::OutOfFuel => format!(
+            "render budget exceeded: more than {RENDER_FUEL} template instructions (is a loop too long?)"
+        ),
+        // The only writer that fails is the one enforcing the output budget.
+        ErrorKind::WriteFailure => format!(
+            "render budget exceeded: the output is larger than {} MiB",
+            RENDER_MAX_OUTPUT >> 20
+        ),
+        _ => match e.detail() {
+            Some(d) => format!("{}: {d}", e.kind()),
+            None => e.kind().to_string(),
+        },
+    }
+}
+
+/// Whether a render failed on its budget (see the module docs).
+pub(crate) fn is_over_budget(e: &minijinja::Error) -> bool {
+    matches!(
+        e.kind(),
+        minijinja::ErrorKind::OutOfFuel | minijinja::ErrorKind::WriteFailure
+    )
+}
+
+/// Collects a render's output, failing once it would pass [`RENDER_MAX_OUTPUT`].
+struct CappedOutput(Vec<u8>);
+
+impl std::io::Write for CappedOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.0.len().saturating_add(buf.len()) > RENDER_MAX_OUTPUT {
+            return Err(std::io::Error::other("render output budget exceeded"));
+        }
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -60,6 +109,7 @@ fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::SemiStrict);
     env.set_auto_escape_callback(|_| AutoEscape::None);
+    env.set_fuel(Some(RENDER_FUEL));
     env
 }
 
@@ -133,12 +183,17 @@ impl Renderer {
         Ok(msgs)
     }
 
+    /// Renders within the budget (see the module docs).
     fn render(&self, tpl: &PromptTemplate, ctx: &Value) -> Result<String, minijinja::Error> {
-        match self.env.get_template(&tpl.hash) {
-            Ok(t) => t.render(ctx),
+        let t = match self.env.get_template(&tpl.hash) {
+            Ok(t) => t,
             // A variant built after the renderer (say, from CLI overrides): compile it now.
-            Err(_) => self.env.render_named_str(&tpl.origin, &tpl.source, ctx),
-        }
+            Err(_) => self.env.template_from_named_str(&tpl.origin, &tpl.source)?,
+        };
+        let mut out = CappedOutput(Vec::new());
+        t.render_captured_to(ctx, &mut out)?;
+        Ok(String::from_utf8(out.0)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
     }
 }
 
@@ -323,6 +378,40 @@ mod tests {
         assert_eq!(messages(&task(), &v).unwrap()[0].content, "y");
         let v = variant(Some("{{ nope }}"), None);
         assert!(messages(&task(), &v).is_err());
+    }
+
+    /// Runaway templates stop at the budget, fast, with a message that says so; templates
+    /// under it are untouched.
+    #[test]
+    fn renders_stop_at_the_budget() {
+        let nested =
+            "{% for i in range(10000) %}{% for j in range(10000) %}{{ i }}{% endfor %}{% endfor %}";
+        let start = std::time::Instant::now();
+        let err = messages(&task(), &variant(Some(nested), None)).unwrap_err();
+        let took = start.elapsed();
+        assert!(
+            err.contains("render budget exceeded: more than 5000000 template instructions"),
+            "{err}"
+        );
+        assert!(took.as_secs_f64() < 5.0, "took {took:?}");
+        eprintln!("fuel ran out after {took:?}");
+
+        // Few instructions, much output: `x` repeated is one value.
+        let wide = "{% for i in range(100) %}{{ 'x' * 1000000 }}{% endfor %}";
+        let err = messages(&task(), &variant(Some(wide), None)).unwrap_err();
+        assert!(
+            err.contains("render budget exceeded: the output is larger than 8 MiB"),
+            "{err}"
+        );
+        let under = format!("{{{{ 'x' * {} }}}}", RENDER_MAX_OUTPUT);
+        let got = messages(&task(), &variant(Some(&under), None)).unwrap();
+        assert_eq!(got[0].content.len(), RENDER_MAX_OUTPUT);
+        let over = format!("{{{{ 'x' * {} }}}}", RENDER_MAX_OUTPUT + 1);
+        assert!(messages(&task(), &variant(Some(&over), None)).is_err());
+
+        // Ten thousand items, a few instructions each, are well within the budget.
+        let many = "{% for i in range(10000) %}{{ i }},{% endfor %}";
+        assert!(messages(&task(), &variant(Some(many), None)).is_ok());
     }
 
     #[test]

@@ -89,19 +89,33 @@ pub(crate) fn load(path: &Path, sink: Option<&mut dyn TaskSink>) -> Result<Loade
             quick: Vec::new(),
             content_hash: String::new(),
         };
-        match sink {
+        let count = match sink {
             Some(sink) => {
-                // A bare dataset has no scorers or templates to check its tasks against.
-                suite = match l.stream_tasks(sink, suite, false, |l| l.task_file(&file_name, None))
-                {
-                    Ok((s, _, _)) => s,
-                    Err(s) => *s,
-                };
+                // The sink may add scorers and variants (command-line overrides): the tasks
+                // are checked against them as in a suite.
+                match l.stream_tasks(sink, suite, true, |l| l.task_file(&file_name, None)) {
+                    Ok((s, checks, sent)) => {
+                        suite = s;
+                        if let Some(c) = checks {
+                            let mut found = Vec::new();
+                            c.finish(&suite, &SpanLocator { l: &l }, &mut found);
+                            l.diags.extend(found);
+                        }
+                        sent
+                    }
+                    Err(s) => return finish(l, *s),
+                }
             }
             None => {
+                // Nothing to check the tasks against: no scorers, no templates.
                 l.task_file(&file_name, None);
                 suite.tasks = std::mem::take(&mut l.tasks);
+                suite.tasks.len() as u64
             }
+        };
+        if count == 0 && !l.diags.iter().any(Diagnostic::is_error) {
+            let d = no_tasks(l.display(&file_name), true);
+            l.push(d);
         }
         return finish(l, suite);
     }
@@ -251,11 +265,8 @@ impl<'s> Loader<'s> {
             }
         }
         if count == 0 && !self.diags.iter().any(Diagnostic::is_error) {
-            self.push(
-                Diagnostic::warning("no-tasks", "the suite has no tasks")
-                    .at(self.display(rel), 0, 0)
-                    .with_help("add tasks/*.toml or tasks.jsonl, or set `tasks` in suite.toml"),
-            );
+            let d = no_tasks(self.display(rel), false);
+            self.push(d);
         }
         let mut found = Vec::new();
         let loc = SpanLocator { l: self };
@@ -297,7 +308,7 @@ impl<'s> Loader<'s> {
                             let d = Diagnostic::error("bad-value", msg).at_span(f, span.clone());
                             self.push(d);
                         }
-                        Ok(files) if files.is_empty() => self.push(
+                        Ok(m) if m.files.is_empty() && m.not_utf8.is_empty() => self.push(
                             Diagnostic::error(
                                 "missing-file",
                                 format!("`{pattern}` matches no files"),
@@ -305,8 +316,14 @@ impl<'s> Loader<'s> {
                             .at_span(f, span.clone())
                             .label("no such files"),
                         ),
-                        Ok(files) => {
-                            for file in files {
+                        Ok(m) => {
+                            for file in m.not_utf8 {
+                                if done.insert(file.clone()) {
+                                    let d = not_utf8_name(&file).at_span(f, span.clone());
+                                    self.push(d.label("matches it"));
+                                }
+                            }
+                            for file in m.files {
                                 if done.insert(file.clone()) {
                                     self.task_file(&file, from.clone());
                                 }
@@ -317,8 +334,14 @@ impl<'s> Loader<'s> {
             }
             None => {
                 for pattern in DEFAULT_TASKS {
-                    let files = expand(&self.root, pattern).unwrap_or_default();
-                    for file in files {
+                    let m = expand(&self.root, pattern).unwrap_or_default();
+                    for file in m.not_utf8 {
+                        if done.insert(file.clone()) {
+                            let d = not_utf8_name(&file).at(self.display(&file), 0, 0);
+                            self.push(d);
+                        }
+                    }
+                    for file in m.files {
                         let exists = is_glob(pattern) || self.root.join(&file).exists();
                         if exists && done.insert(file.clone()) {
                             self.task_file(&file, None);
@@ -328,6 +351,27 @@ impl<'s> Loader<'s> {
             }
         }
     }
+}
+
+/// A task file that cannot be read because its name is not UTF-8 (`lossy` shows it).
+fn not_utf8_name(lossy: &str) -> Diagnostic {
+    Diagnostic::error(
+        "encoding",
+        format!("the name of task file `{lossy}` is not valid UTF-8, so it cannot be read"),
+    )
+    .with_help("rename the file (\u{fffd} marks the bytes that are not UTF-8)")
+}
+
+/// The warning for a suite without tasks, at `file` (a suite.toml, or a bare dataset).
+fn no_tasks(file: String, dataset: bool) -> Diagnostic {
+    let help = if dataset {
+        "the file holds no task: a JSONL dataset has one JSON object per line"
+    } else {
+        "add tasks/*.toml or tasks.jsonl, or set `tasks` in suite.toml"
+    };
+    Diagnostic::warning("no-tasks", "the suite has no tasks")
+        .at(file, 0, 0)
+        .with_help(help)
 }
 
 /// Locations inside the files the loader read.
@@ -359,6 +403,13 @@ impl Locator for SpanLocator<'_, '_> {
 
     fn coverage(&self, category: &str) -> Loc {
         match self.l.coverage_spans.get(category) {
+            Some((f, span)) => Loc::Span(Arc::clone(f), span.clone()),
+            None => Loc::Nowhere,
+        }
+    }
+
+    fn outcome(&self, criterion: &str) -> Loc {
+        match self.l.outcome_spans.get(criterion) {
             Some((f, span)) => Loc::Span(Arc::clone(f), span.clone()),
             None => Loc::Nowhere,
         }
@@ -514,6 +565,148 @@ pattern = "a"
             l.warnings.iter().map(|w| w.code).collect::<Vec<_>>(),
             ["no-tasks"]
         );
+    }
+
+    #[test]
+    fn an_empty_dataset_warns_like_a_suite_without_tasks() {
+        let (dir, _) = load_files(&[("empty.jsonl", "\n")]);
+        let l = crate::load(&dir.path().join("empty.jsonl")).unwrap();
+        let w: Vec<String> = list(&dir, &l.warnings);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].starts_with("no-tasks@empty.jsonl: the suite has no tasks"),
+            "{w:?}"
+        );
+        let mut sink = Collect::default();
+        let l = crate::load_streaming(&dir.path().join("empty.jsonl"), &mut sink).unwrap();
+        assert_eq!(list(&dir, &l.warnings), w);
+    }
+
+    /// A sink that adds scorers before the tasks come, as `verity run --scorer` does.
+    struct WithScorers(Collect, Vec<&'static str>);
+
+    impl crate::TaskSink for WithScorers {
+        fn start(&mut self, suite: &mut verity_model::Suite) -> Result<(), String> {
+            for kind in &self.1 {
+                suite.scorers.push(verity_model::ScorerSpec {
+                    kind: (*kind).to_owned(),
+                    name: None,
+                    options: Default::default(),
+                    source: verity_model::SourceLoc {
+                        file: "--scorer".into(),
+                        line: 0,
+                        column: 0,
+                    },
+                });
+            }
+            self.0.start(suite)
+        }
+        fn put(&mut self, task: &verity_model::Task) -> Result<(), crate::SinkError> {
+            self.0.put(task)
+        }
+    }
+
+    /// Scorers added by the sink check every task, in a bare dataset as in a suite: a bad
+    /// `expect.regex` is found before any model call. A scorer the sink adds that is itself
+    /// wrong is reported at its recorded source.
+    #[test]
+    fn scorers_added_while_streaming_check_every_task() {
+        let data = "{\"id\": \"a\", \"input\": \"p\", \"expect\": {\"regex\": \"ok\"}}\n{\"id\": \"b\", \"input\": \"p\", \"expect\": {\"regex\": \"([\"}}\n";
+        let (dir, _) = load_files(&[
+            ("data.jsonl", data),
+            (
+                "s/suite.toml",
+                "name = \"s\"\ntasks = \"../data.jsonl\"\n[defaults]\nprovider = \"mock\"\n",
+            ),
+        ]);
+        for target in ["data.jsonl", "s"] {
+            let mut sink = WithScorers(Collect::default(), vec!["regex", "nope"]);
+            let err = crate::load_streaming(&dir.path().join(target), &mut sink)
+                .expect_err("a bad regex and an unknown scorer");
+            let found = list(&dir, &err.0);
+            let shown = if target == "s" {
+                "s/../data.jsonl"
+            } else {
+                "data.jsonl"
+            };
+            crate::testing::assert_found(
+                &found,
+                &[
+                    "scorer@--scorer: scorer `nope`: unknown scorer kind `nope`",
+                    &format!("scorer@{shown}:2:38: task `b` (scorer `regex`): invalid regex"),
+                ],
+            );
+        }
+        // Without the sink's scorers the dataset is fine.
+        assert!(crate::load(&dir.path().join("data.jsonl")).is_ok());
+    }
+
+    /// A task file whose name is not UTF-8 is an error naming it, whether a default pattern
+    /// or the suite's own `tasks` matches it.
+    #[cfg(unix)]
+    #[test]
+    fn task_files_whose_names_are_not_utf8_are_errors() {
+        use std::os::unix::ffi::OsStrExt;
+
+        for toml in [
+            "name = \"s\"\n[defaults]\nprovider = \"mock\"\n",
+            "name = \"s\"\ntasks = [\"tasks/*.toml\"]\n[defaults]\nprovider = \"mock\"\n",
+        ] {
+            let (dir, _) = load_files(&[
+                ("suite.toml", toml),
+                ("tasks/ok.toml", "id = \"ok\"\nprompt = \"p\"\n"),
+            ]);
+            let bad = dir
+                .path()
+                .join("tasks")
+                .join(std::ffi::OsStr::from_bytes(b"caf\xe9.toml"));
+            std::fs::write(&bad, "id = \"x\"\nprompt = \"p\"\n").unwrap();
+            let err = crate::load(dir.path()).expect_err("the file cannot be read");
+            let found = list(&dir, &err.0);
+            let at = if toml.contains("tasks =") {
+                "suite.toml:2:10"
+            } else {
+                "tasks/caf\u{fffd}.toml"
+            };
+            crate::testing::assert_found(
+                &found,
+                &[&format!(
+                    "encoding@{at}: the name of task file `tasks/caf\u{fffd}.toml` is not valid UTF-8"
+                )],
+            );
+        }
+    }
+
+    /// A template over its render budget is reported once at the template, and validating
+    /// many tasks does not pay the budget for each.
+    #[test]
+    fn a_runaway_template_fails_fast_at_the_template() {
+        let mut lines = String::new();
+        for i in 0..100 {
+            lines.push_str(&format!("{{\"id\": \"t{i}\", \"input\": \"q\"}}\n"));
+        }
+        let start = std::time::Instant::now();
+        let found = errors(&[
+            (
+                "suite.toml",
+                "name = \"s\"\n[defaults]\nprovider = \"mock\"\nprompt = \"p.j2\"\n",
+            ),
+            (
+                "p.j2",
+                "Q: {{ prompt }}\n{% for i in range(10000) %}{% for j in range(10000) %}.{% endfor %}{% endfor %}\n",
+            ),
+            ("tasks.jsonl", &lines),
+        ]);
+        let took = start.elapsed();
+        crate::testing::assert_found(&found, &["template@p.j2:2:"]);
+        assert!(
+            found[0].contains(
+                "fails to render task `t0` (variant `default`): render budget exceeded: more than"
+            ),
+            "{found:?}"
+        );
+        // One budget's worth (under half a second in a debug build), not a hundred.
+        assert!(took.as_secs_f64() < 8.0, "took {took:?}");
     }
 
     #[test]

@@ -258,6 +258,9 @@ struct Shared {
     config: FakeConfig,
     latency: Mutex<Duration>,
     faults: Mutex<VecDeque<Fault>>,
+    /// A fault every answering request gets until the instant passes (a storm), after the
+    /// queued faults.
+    storm: Mutex<Option<(std::time::Instant, Fault)>>,
     requests: Mutex<Vec<RecordedRequest>>,
     n_requests: AtomicU64,
     completed: AtomicU64,
@@ -316,6 +319,7 @@ impl FakeServer {
             latency: Mutex::new(config.latency),
             config,
             faults: Mutex::new(VecDeque::new()),
+            storm: Mutex::new(None),
             requests: Mutex::new(Vec::new()),
             n_requests: AtomicU64::new(0),
             completed: AtomicU64::new(0),
@@ -364,6 +368,12 @@ impl FakeServer {
     /// Queues `fault` for each of the next `n` answering requests.
     pub fn fail_next(&self, n: usize, fault: Fault) {
         self.push_faults(std::iter::repeat_n(fault, n));
+    }
+
+    /// Gives `fault` to every answering request read in the next `duration` (once the queued
+    /// faults are used up): a rate-limit storm, an outage. Replaces an earlier storm.
+    pub fn fail_for(&self, duration: Duration, fault: Fault) {
+        *lock(&self.shared.storm) = Some((std::time::Instant::now() + duration, fault));
     }
 
     /// How many queued faults have not been applied yet.
@@ -708,7 +718,17 @@ async fn answer(
     api: Api<'_>,
 ) -> std::io::Result<Next> {
     let keep_alive = request.keep_alive;
-    let fault = lock(&shared.faults).pop_front();
+    let fault = lock(&shared.faults).pop_front().or_else(|| {
+        let mut storm = lock(&shared.storm);
+        match &*storm {
+            Some((until, f)) if std::time::Instant::now() < *until => Some(f.clone()),
+            Some(_) => {
+                *storm = None;
+                None
+            }
+            None => None,
+        }
+    });
     if fault.is_some() {
         shared.faults_applied.fetch_add(1, Ordering::SeqCst);
     }

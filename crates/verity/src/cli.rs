@@ -153,9 +153,13 @@ pub struct RunArgs {
     /// Also write the report in this format to --out.
     #[arg(long, value_enum, requires = "out")]
     pub format: Option<Format>,
-    /// Where --format writes.
+    /// Where --format writes (a file named here is replaced if it exists).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Let the suite's `[report]` files replace existing files (without it, only paths with
+    /// `{ts}` or `{run}` may).
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub exec: ExecArgs,
     /// No progress output and no summary table.
@@ -198,6 +202,9 @@ pub struct RetryArgs {
     pub concurrency: Option<usize>,
     #[command(flatten)]
     pub exec: ExecArgs,
+    /// Let the suite's `[report]` files replace existing files (as `verity run --force`).
+    #[arg(long)]
+    pub force: bool,
     #[arg(long, short = 'q')]
     pub quiet: bool,
     #[command(flatten)]
@@ -382,7 +389,7 @@ pub struct ReportArgs {
     pub run: String,
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (replaced if it exists).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Report an earlier scoring of the run (default: the current one).

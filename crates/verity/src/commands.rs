@@ -10,7 +10,7 @@ use verity_model::{
     ScorerSpec, Shard, SourceLoc, Suite, Variant,
 };
 use verity_runner::{
-    Budget, CacheMode, Execution, LimitSpec, PlanOptions, RetryPolicy, RunEvent, Shutdown,
+    Budget, CacheMode, Execution, FailFast, LimitSpec, PlanOptions, RetryPolicy, RunEvent, Shutdown,
 };
 use verity_store::Store;
 
@@ -228,6 +228,7 @@ struct ExecSettings {
     /// `None`: each provider's own default (60 s for APIs, 30 min for the embedded model).
     timeout: Option<Duration>,
     retry: RetryPolicy,
+    fail_fast: FailFast,
     cache: CacheMode,
     budget: Budget,
 }
@@ -265,6 +266,13 @@ fn exec_settings(
     if concurrency == 0 {
         return Err(Failure::usage("--concurrency must be at least 1"));
     }
+    if let Some(t) = config.run.retry_max_elapsed_s
+        && !(t >= 0.0 && t.is_finite() && t <= 86_400.0)
+    {
+        return Err(Failure::usage(format!(
+            "[run] retry_max_elapsed_s must be a number of seconds from 0 to 86400, got {t}"
+        )));
+    }
     let d = RetryPolicy::default();
     Ok(ExecSettings {
         concurrency,
@@ -281,6 +289,16 @@ fn exec_settings(
                 .backoff_max_ms
                 .map_or(d.max_delay, Duration::from_millis),
             jitter: true,
+            max_elapsed: config
+                .run
+                .retry_max_elapsed_s
+                .map_or(d.max_elapsed, Duration::from_secs_f64),
+        },
+        fail_fast: FailFast {
+            connect_failures: config
+                .run
+                .max_connect_failures
+                .unwrap_or(FailFast::default().connect_failures),
         },
         cache,
         budget: Budget::new(e.max_cost, e.max_tokens),
@@ -311,6 +329,19 @@ fn parse_shard(s: &str) -> Result<Shard, Failure> {
 fn build_providers(suite: &Suite) -> Result<HashMap<String, Arc<dyn Provider>>, Failure> {
     let mut providers: HashMap<String, Arc<dyn Provider>> = HashMap::new();
     for v in &suite.variants {
+        // A stored run's suite has its URL credentials stripped: sending the placeholder
+        // would only be refused by the server.
+        if let Some(url) = v
+            .provider
+            .base_url
+            .as_deref()
+            .filter(|u| u.contains(verity_model::REDACTED))
+        {
+            return Err(Failure::usage(format!(
+                "variant `{}`: its base URL held credentials, which are never stored ({url}), so this stored run cannot send them again; give the key through an environment variable (`api_key_env`, --api-key-env) and start a new run",
+                v.name
+            )));
+        }
         let p = verity_providers::build(&v.provider).map_err(|e| {
             let code = if e.kind == ProviderErrorKind::Config {
                 exit::USAGE
@@ -392,12 +423,14 @@ fn run(a: RunArgs, config: &Config) -> Result<u8, Failure> {
             err_tty,
             format: a.format,
             out: a.out.clone(),
+            force: a.force,
         },
     );
     if result.is_err() && !resume {
-        // A run that failed before its row was written leaves no staged tasks behind.
-        if let Ok(store) = Store::open(&db) {
-            let _ = store.discard_staged_tasks(&run_id);
+        // A run that failed before it started (a missing key, a refused budget) leaves
+        // nothing behind; one with any result stays, resumable.
+        if let Ok(mut store) = Store::open(&db) {
+            let _ = store.discard_unstarted_run(&run_id);
         }
     }
     let code = result?;
@@ -477,9 +510,11 @@ fn stream_plan(
     }
     let (mut plan, _) = verity_runner::plan_variants(suite, &path.display().to_string(), opts)
         .map_err(|e| Failure::usage(e.to_string()))?;
-    let stored = sink.stage.commit()?;
     plan.run_id = run_id;
-    plan.stored_tasks = Some(stored);
+    plan.stored_tasks = Some(sink.stage.len());
+    // The tasks and the run's row commit together: no task is ever stored without its run.
+    sink.stage
+        .commit_run(&verity_runner::staged_run_meta(&plan))?;
     Ok(plan)
 }
 
@@ -489,6 +524,8 @@ struct Output {
     err_tty: bool,
     format: Option<Format>,
     out: Option<PathBuf>,
+    /// `[report]` files may replace existing files (`--force`).
+    force: bool,
 }
 
 /// Runs a plan with progress output, then prints the report. Returns OK or INTERRUPTED.
@@ -589,6 +626,7 @@ fn execute_plan(
             providers,
             store_path: db.to_owned(),
             retry: settings.retry,
+            fail_fast: settings.fail_fast,
             call_timeout: settings.timeout,
             resume,
             only,
@@ -607,6 +645,9 @@ fn execute_plan(
         verity_runner::RunError::Plan(m) => Failure::usage(m),
         other => Failure::infra(other.to_string()),
     })?;
+    // A run in which no sample got an answer measured nothing: an infrastructure failure,
+    // whatever its status says.
+    let all_errored = summary.completed > 0 && summary.errors == summary.completed;
 
     let store = Store::open(db)?;
     let mut meta = store.load_run_meta(&run_id)?;
@@ -622,6 +663,13 @@ fn execute_plan(
                 summary.completed, summary.total, run_id
             );
             exit::INTERRUPTED
+        } else if all_errored {
+            eprintln!(
+                "error: every one of the {} samples stored ended in an infrastructure error, so the \
+                 run measured nothing; fix the cause, then `verity retry {} --failed`",
+                summary.completed, run_id
+            );
+            exit::INFRA
         } else {
             exit::OK
         }
@@ -653,7 +701,7 @@ fn execute_plan(
     if let (Some(fmt), Some(path)) = (out.format, &out.out) {
         write_out(&render(&view, fmt, false), Some(path))?;
     }
-    for written in write_suite_reports(&meta, &view, &samples)? {
+    for written in write_suite_reports(&meta, &view, &samples, out.force)? {
         eprintln!("wrote {}", written.display());
     }
     Ok(finish())
@@ -759,13 +807,13 @@ fn report(a: ReportArgs, config: &Config) -> Result<u8, Failure> {
         )));
     }
     let db = a.db.path(config);
-    if !db.exists() {
+    if is_missing(&db) {
         return Err(Failure::usage(format!(
             "no database at {} (run `verity run` first, or pass --db)",
             db.display()
         )));
     }
-    let store = Store::open(&db)?;
+    let store = Store::open_read_only(&db)?;
     let id = store.resolve_run(&a.run)?;
     let meta = store.load_run(&id)?;
     if let Some(s) = a.scoring
@@ -786,7 +834,7 @@ fn report(a: ReportArgs, config: &Config) -> Result<u8, Failure> {
 
 fn runs(a: RunsArgs, config: &Config) -> Result<u8, Failure> {
     let db = a.db.path(config);
-    if !db.exists() {
+    if is_missing(&db) {
         if a.format == Format::Json {
             println!("[]");
         } else {
@@ -794,7 +842,7 @@ fn runs(a: RunsArgs, config: &Config) -> Result<u8, Failure> {
         }
         return Ok(exit::OK);
     }
-    let store = Store::open(&db)?;
+    let store = Store::open_read_only(&db)?;
     let runs = store.list_runs()?;
     let mut out = String::new();
     if a.format == Format::Json {
@@ -867,13 +915,31 @@ fn rescore(a: RescoreArgs, config: &Config) -> Result<u8, Failure> {
 
 /// Opens an existing database; a missing one is a usage error.
 fn open_existing(db: &Path) -> Result<Store, Failure> {
-    if !db.exists() {
+    if is_missing(db) {
         return Err(Failure::usage(format!(
             "no database at {} (pass --db, or run `verity run` first)",
             db.display()
         )));
     }
     Ok(Store::open(db)?)
+}
+
+/// Whether nothing is at `db`. A path that cannot be looked at (a directory on the way is
+/// not searchable) is not missing: opening it says why it cannot be read.
+fn is_missing(db: &Path) -> bool {
+    matches!(db.try_exists(), Ok(false))
+}
+
+/// [`open_existing`] for commands that only read: opened read-only, so they work on a
+/// read-only mount and can change nothing.
+fn open_existing_read_only(db: &Path) -> Result<Store, Failure> {
+    if is_missing(db) {
+        return Err(Failure::usage(format!(
+            "no database at {} (pass --db, or run `verity run` first)",
+            db.display()
+        )));
+    }
+    Ok(Store::open_read_only(db)?)
 }
 
 fn retry(a: RetryArgs, config: &Config) -> Result<u8, Failure> {
@@ -911,6 +977,7 @@ fn retry(a: RetryArgs, config: &Config) -> Result<u8, Failure> {
             err_tty: std::io::stderr().is_terminal(),
             format: None,
             out: None,
+            force: a.force,
         },
     )
 }
@@ -956,7 +1023,7 @@ fn cache(c: CacheCommand, config: &Config) -> Result<u8, Failure> {
     match c {
         CacheCommand::Stats(a) => {
             let db = a.db.path(config);
-            let store = open_existing(&db)?;
+            let store = open_existing_read_only(&db)?;
             let st = store.cache_stats()?;
             println!(
                 "cache namespace {}: {} entries, {} bytes",
@@ -1075,7 +1142,8 @@ fn mcp_serve(a: McpServeArgs) -> Result<u8, Failure> {
     Ok(exit::OK)
 }
 
-/// Expands a `[report]` path template of the run's suite.
+/// Expands a `[report]` path template of the run's suite. The values put in never add a
+/// directory level: `/` and `\` in the suite's name become `_`.
 fn expand_report_path(template: &str, meta: &verity_model::RunMeta) -> PathBuf {
     let ts: String = meta
         .started_at
@@ -1088,32 +1156,152 @@ fn expand_report_path(template: &str, meta: &verity_model::RunMeta) -> PathBuf {
     } else {
         meta.id.clone()
     };
+    let flat = |s: &str| s.replace(['/', '\\'], "_");
     PathBuf::from(
         template
-            .replace("{ts}", &ts)
-            .replace("{run}", &meta.id)
-            .replace("{suite}", &meta.suite.name)
+            .replace("{ts}", &flat(&ts))
+            .replace("{run}", &flat(&meta.id))
+            .replace("{suite}", &flat(&meta.suite.name))
             .replace("{tmp}", &std::env::temp_dir().display().to_string()),
     )
 }
 
-/// Writes the report files the suite's `[report]` asks for; returns their paths.
+/// Whether a `[report]` file may replace an existing one: its path names the run (`{ts}`,
+/// `{run}`: an existing file is this run's own, from before a resume or retry), or `--force`.
+fn may_replace(template: &str, force: bool) -> bool {
+    force || template.contains("{ts}") || template.contains("{run}")
+}
+
+/// The error for a `[report]` file that cannot be written (exit 3: the run itself is stored).
+fn report_failure(
+    path: &Path,
+    why: impl std::fmt::Display,
+    meta: &verity_model::RunMeta,
+) -> Failure {
+    Failure::infra(format!(
+        "not writing the report {}: {why}. The run is stored: `verity report {} --format md|json --out FILE` renders it",
+        path.display(),
+        meta.id
+    ))
+}
+
+/// Checks that a `[report]` file may be written at `path`: a relative path has no `..` and
+/// lands, symbolic links followed, inside the working directory or the suite's directory (an
+/// absolute path may go anywhere); an existing file is replaced only when `replace`.
+fn check_report_target(
+    path: &Path,
+    replace: bool,
+    meta: &verity_model::RunMeta,
+) -> Result<(), Failure> {
+    use std::path::Component;
+    let exists = std::fs::symlink_metadata(path).is_ok();
+    if exists && !replace {
+        return Err(report_failure(
+            path,
+            "the file exists and `[report]` paths never overwrite one unless they contain {ts} or {run}, or --force is given",
+            meta,
+        ));
+    }
+    if path.is_absolute() {
+        return Ok(());
+    }
+    if path.components().any(|c| matches!(c, Component::ParentDir)) {
+        return Err(report_failure(
+            path,
+            "a relative `[report]` path may not contain `..` (report files go inside the suite's or the working directory unless the path is absolute)",
+            meta,
+        ));
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| Failure::infra(format!("cannot read the working directory: {e}")))?;
+    let suite = Path::new(&meta.suite_path);
+    let suite_dir = if suite.is_dir() {
+        suite
+    } else {
+        suite.parent().unwrap_or(Path::new("."))
+    };
+    let roots: Vec<PathBuf> = [cwd.as_path(), suite_dir]
+        .iter()
+        .filter_map(|r| std::fs::canonicalize(cwd.join(r)).ok())
+        .collect();
+    // The nearest part of the path that exists (a symbolic link counts, dangling or not),
+    // resolved: what is missing below it is created as plain directories.
+    let full = cwd.join(path);
+    let mut probe = full.as_path();
+    while std::fs::symlink_metadata(probe).is_err() {
+        probe = probe.parent().unwrap_or(&cwd);
+    }
+    let resolved = std::fs::canonicalize(probe).map_err(|e| {
+        report_failure(
+            path,
+            format_args!("{} cannot be resolved ({e})", probe.display()),
+            meta,
+        )
+    })?;
+    if !roots.iter().any(|r| resolved.starts_with(r)) {
+        return Err(report_failure(
+            path,
+            format_args!(
+                "it leads to {} through a symbolic link, outside the working directory and the suite's (use an absolute path to write there)",
+                resolved.display()
+            ),
+            meta,
+        ));
+    }
+    Ok(())
+}
+
+/// Writes one `[report]` file; without `replace` it is created only if absent (atomically,
+/// so a file that appeared since the check is not overwritten either).
+fn write_report_file(
+    text: &str,
+    path: &Path,
+    replace: bool,
+    meta: &verity_model::RunMeta,
+) -> Result<(), Failure> {
+    if replace {
+        return write_out(text, Some(path));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::infra(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                report_failure(path, "the file exists (it appeared during the run)", meta)
+            } else {
+                Failure::infra(format!("cannot write {}: {e}", path.display()))
+            }
+        })?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| Failure::infra(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Writes the report files the suite's `[report]` asks for; returns their paths. Every path is
+/// checked ([`check_report_target`]) before any file is written.
 fn write_suite_reports(
     meta: &verity_model::RunMeta,
     view: &verity_report::RunView,
     samples: &[SampleRecord],
+    force: bool,
 ) -> Result<Vec<PathBuf>, Failure> {
     let spec = &meta.suite.report;
-    let mut written = Vec::new();
+    // (path, may replace, contents)
+    let mut files: Vec<(PathBuf, bool, String)> = Vec::new();
     if let Some(t) = &spec.markdown {
-        let p = expand_report_path(t, meta);
-        write_out(&verity_report::render_markdown(view), Some(&p))?;
-        written.push(p);
+        files.push((
+            expand_report_path(t, meta),
+            may_replace(t, force),
+            verity_report::render_markdown(view),
+        ));
     }
     if let Some(t) = &spec.json {
         let p = expand_report_path(t, meta);
-        write_out(&render(view, Format::Json, false), Some(&p))?;
-        written.push(p.clone());
+        let replace = may_replace(t, force);
         if spec.toolcalls {
             let stem = p.to_string_lossy().trim_end_matches(".json").to_owned();
             let tp = PathBuf::from(format!("{stem}-toolcalls.jsonl"));
@@ -1133,9 +1321,19 @@ fn write_suite_reports(
                     lines.push('\n');
                 }
             }
-            write_out(&lines, Some(&tp))?;
-            written.push(tp);
+            files.push((p.clone(), replace, render(view, Format::Json, false)));
+            files.push((tp, replace, lines));
+        } else {
+            files.push((p, replace, render(view, Format::Json, false)));
         }
+    }
+    for (path, replace, _) in &files {
+        check_report_target(path, *replace, meta)?;
+    }
+    let mut written = Vec::new();
+    for (path, replace, text) in files {
+        write_report_file(&text, &path, replace, meta)?;
+        written.push(path);
     }
     Ok(written)
 }
@@ -1264,3 +1462,7 @@ fn check_swift(a: CheckSwiftArgs) -> Result<u8, Failure> {
     }
     Ok(if all_ok { exit::OK } else { exit::GATE_FAILED })
 }
+
+#[cfg(test)]
+#[path = "report_path_tests.rs"]
+mod report_path_tests;

@@ -45,6 +45,11 @@ pub struct RunConfig {
     pub retries: Option<u32>,
     pub backoff_initial_ms: Option<u64>,
     pub backoff_max_ms: Option<u64>,
+    /// How long a sample keeps retrying rate limits (429), from its first attempt.
+    pub retry_max_elapsed_s: Option<f64>,
+    /// Consecutive connection failures, before the endpoint's first answer, that stop a run
+    /// (0: never).
+    pub max_connect_failures: Option<u32>,
     pub cache: Option<String>,
 }
 

@@ -6,7 +6,7 @@
 //! | 0 | success: the command did what it was asked (a run finished; failing samples are results, not errors) |
 //! | 1 | a gate failed: `--fail-under` (or a later gate) judged the results not good enough |
 //! | 2 | usage or suite error: bad flags, a suite that does not validate, an unknown run, a provider misconfigured (missing API key) |
-//! | 3 | infrastructure error: the store could not be read or written, a file could not be written, the run engine failed |
+//! | 3 | infrastructure error: the store could not be read or written (a run stops at the first failed commit), a file could not be written, the provider refused the key or never answered, every sample errored, the run engine failed |
 //! | 130 | interrupted (Ctrl-C): the run stopped early; everything finished is stored and `verity run --resume` can continue it |
 
 /// Success.

@@ -1,5 +1,6 @@
 //! Progress output: a bar on a terminal (indicatif), plain lines otherwise. It consumes the
-//! runner's events and never influences the run.
+//! runner's events and never influences the run. It counts stored samples: the runner
+//! announces a sample only once its transaction has committed.
 
 use std::time::{Duration, Instant};
 
@@ -100,6 +101,15 @@ pub async fn consume(mut rx: UnboundedReceiver<RunEvent>, total: u64, quiet: boo
             RunEvent::BudgetReached { cost, tokens } => {
                 let msg = format!(
                     "budget reached ({tokens} tokens, ${cost:.4}): no new samples are scheduled"
+                );
+                match &bar {
+                    Some(b) => b.println(msg),
+                    None => eprintln!("{msg}"),
+                }
+            }
+            RunEvent::Stopping(stop) => {
+                let msg = format!(
+                    "stopping: {stop}; no new samples, and the ones in flight are abandoned"
                 );
                 match &bar {
                     Some(b) => b.println(msg),

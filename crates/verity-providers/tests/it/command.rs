@@ -546,6 +546,36 @@ async fn env_values_never_leak() {
     );
 }
 
+/// A URL with credentials in the command line reaches the program whole, but the command line
+/// the provider shows (its endpoint, its errors) has them stripped.
+#[tokio::test]
+async fn url_credentials_in_the_command_line_are_not_shown() {
+    const PASSWORD: &str = "pw-PLANTED-1f2e3d";
+    const KEY: &str = "key-PLANTED-4c5b6a";
+    let dir = tempfile::tempdir().unwrap();
+    let program = script(
+        dir.path(),
+        "fetch.sh",
+        "#!/bin/sh\necho \"got $1\" >&2\nexit 3\n",
+    );
+    let url = format!("http://me:{PASSWORD}@127.0.0.1:9/v1?api_key={KEY}");
+    let s = command_spec(json!([program.to_str().unwrap(), url]), json!({}));
+    let typed = CommandProvider::from_spec(&s, &real_env).unwrap();
+    assert_eq!(
+        typed.endpoint(),
+        format!(
+            "{} 'http://127.0.0.1:9/v1?api_key=[redacted]'",
+            program.display()
+        )
+    );
+    let err = typed.generate(&request("x")).await.unwrap_err();
+    // The program saw the credentials (it echoes its argument on standard error, which the
+    // error quotes), the command line in front of it does not show them.
+    let (shown, stderr) = err.message.split_once(": ").unwrap();
+    assert!(!shown.contains(PASSWORD) && !shown.contains(KEY), "{shown}");
+    assert!(stderr.contains(PASSWORD), "{stderr}");
+}
+
 #[test]
 fn bad_specs_are_config_errors() {
     let dir = tempfile::tempdir().unwrap();

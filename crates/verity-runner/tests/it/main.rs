@@ -165,6 +165,7 @@ async fn run_with(
         providers,
         store_path: db.clone(),
         retry,
+        fail_fast: verity_runner::FailFast::default(),
         call_timeout: Some(Duration::from_secs(10)),
         resume: false,
         only: None,
@@ -192,6 +193,7 @@ fn fast_retry() -> RetryPolicy {
         initial: Duration::from_millis(2),
         max_delay: Duration::from_millis(20),
         jitter: true,
+        max_elapsed: Duration::from_secs(30),
     }
 }
 
@@ -555,6 +557,7 @@ async fn cache_live_then_replay_calls_no_model() {
                 providers,
                 store_path: db,
                 retry: fast_retry(),
+                fail_fast: verity_runner::FailFast::default(),
                 call_timeout: Some(Duration::from_secs(10)),
                 resume: false,
                 only: None,
@@ -716,4 +719,244 @@ async fn a_hanging_server_times_out_and_the_retry_succeeds() {
         .filter_map(|o| o.error_kind)
         .collect();
     assert_eq!(kinds, ["timeout", "connection", "timeout"]);
+}
+
+/// A model API that counts the calls it answers (the outside world, stood in by the mock).
+struct Counting {
+    inner: Arc<dyn Provider>,
+    calls: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Provider for Counting {
+    fn kind(&self) -> &str {
+        self.inner.kind()
+    }
+    fn model(&self) -> &str {
+        self.inner.model()
+    }
+    fn endpoint(&self) -> String {
+        self.inner.endpoint()
+    }
+    fn answer_depends_on_task(&self) -> bool {
+        self.inner.answer_depends_on_task()
+    }
+    fn generate<'a>(
+        &'a self,
+        req: &'a GenerateRequest,
+    ) -> BoxFuture<'a, Result<Generation, ProviderError>> {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.generate(req)
+    }
+}
+
+fn counting(spec: &ProviderSpec) -> (Arc<dyn Provider>, Arc<std::sync::atomic::AtomicU64>) {
+    let calls = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let p: Arc<dyn Provider> = Arc::new(Counting {
+        inner: verity_providers::build(spec).unwrap(),
+        calls: calls.clone(),
+    });
+    (p, calls)
+}
+
+/// Executes `p` against the database at `db`, collecting the events.
+async fn execute_at(
+    p: verity_runner::Plan,
+    db: &std::path::Path,
+    provider: Arc<dyn Provider>,
+    resume: bool,
+) -> (
+    Result<verity_runner::RunSummary, verity_runner::RunError>,
+    Vec<RunEvent>,
+) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let collector = tokio::spawn(async move {
+        let mut evs = Vec::new();
+        while let Some(e) = rx.recv().await {
+            evs.push(e);
+        }
+        evs
+    });
+    let providers = HashMap::from([("v".to_owned(), provider)]);
+    let result = execute(Execution {
+        plan: p,
+        providers,
+        store_path: db.to_owned(),
+        retry: fast_retry(),
+        fail_fast: verity_runner::FailFast::default(),
+        call_timeout: Some(Duration::from_secs(10)),
+        resume,
+        only: None,
+        cache: CacheMode::Off,
+        limits: HashMap::new(),
+        budget: Arc::new(Budget::default()),
+        prices: Prices::with_overrides(&BTreeMap::new()),
+        events: tx,
+        shutdown: Shutdown::new(),
+    })
+    .await;
+    (result, collector.await.unwrap())
+}
+
+fn finished_keys(events: &[RunEvent]) -> Vec<SampleKey> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            RunEvent::SampleFinished { key, .. } => Some(key.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A commit that fails (here a real SQLite error, raised by a trigger on one sample's row, as a
+/// full disk would raise one on any) stops the run at once: nothing is announced as finished
+/// unless it is stored, the run is left interrupted and says exactly what it stored, and a
+/// resume sends only what is missing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_commit_stops_the_run_and_resume_sends_only_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    drop(Store::open(&db).unwrap());
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TRIGGER inject BEFORE INSERT ON samples WHEN NEW.task_id = 't300'
+         BEGIN SELECT RAISE(ABORT, 'injected write error'); END;",
+    )
+    .unwrap();
+    let n = 600u64;
+    let s = suite(n as usize, mock(0), vec![scorer("equals", json!({}))], 1);
+    let p = plan(
+        s,
+        "mem",
+        &PlanOptions {
+            concurrency: 8,
+            ..PlanOptions::default()
+        },
+    )
+    .unwrap();
+    let run_id = p.run_id.clone();
+    let (provider, calls) = counting(&mock(0));
+    let (result, events) = execute_at(p, &db, provider, false).await;
+    let stopped = match result {
+        Err(verity_runner::RunError::Stopped(s)) => s,
+        other => panic!("expected a stopped run, got {other:?}"),
+    };
+    assert!(
+        matches!(&stopped.stop, verity_runner::Stop::Store(m) if m.contains("injected write error")),
+        "{:?}",
+        stopped.stop
+    );
+    let store = Store::open(&db).unwrap();
+    let stored = store.completed_keys(&run_id).unwrap();
+    assert_eq!(stopped.stored.as_ref().ok(), Some(&(stored.len() as u64)));
+    // Samples finish out of order, so a few of those scheduled after t300 (at most the
+    // concurrency) may have committed before it.
+    assert!(
+        stored.len() < 300 + 8,
+        "nothing after the failed batch is stored ({})",
+        stored.len()
+    );
+    assert!(!stored.iter().any(|k| k.task_id == "t300"));
+    // Announced as finished ⇔ stored.
+    let announced = finished_keys(&events);
+    assert_eq!(announced.len(), stored.len());
+    assert!(announced.iter().all(|k| stored.contains(k)));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, RunEvent::Stopping(verity_runner::Stop::Store(_))))
+    );
+    assert_eq!(
+        store.load_run_meta(&run_id).unwrap().status,
+        RunStatus::Interrupted
+    );
+    assert!(stopped.marked.is_ok());
+    let first_calls = calls.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        first_calls < n,
+        "scheduling stopped at the failure ({first_calls} calls)"
+    );
+    assert!(
+        stopped
+            .to_string()
+            .contains(&format!("verity run --resume {run_id}"))
+    );
+
+    // The cause fixed, a resume sends exactly the samples that are not stored.
+    conn.execute_batch("DROP TRIGGER inject").unwrap();
+    let meta = store.load_run_meta(&run_id).unwrap();
+    let p = verity_runner::plan_from_run(&meta, store.task_count(&run_id).unwrap());
+    let (provider, calls) = counting(&mock(0));
+    let (result, events) = execute_at(p, &db, provider, true).await;
+    let summary = result.unwrap();
+    assert_eq!(summary.status, RunStatus::Completed);
+    assert_eq!(summary.completed, n);
+    assert_eq!(
+        calls.load(std::sync::atomic::Ordering::SeqCst),
+        n - stored.len() as u64
+    );
+    assert_eq!(finished_keys(&events).len() as u64, n - stored.len() as u64);
+}
+
+/// When SQLite falls behind (here another connection holds the write lock for seconds),
+/// finished samples wait for the writer instead of piling up in memory: the provider is asked
+/// for at most what the bounded queue, one batch and the calls in flight can hold.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_writer_slower_than_the_provider_holds_the_provider_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let n = 6000u64;
+    let concurrency = 16u64;
+    let s = suite(n as usize, mock(0), vec![], 1);
+    let p = plan(
+        s,
+        "mem",
+        &PlanOptions {
+            concurrency: concurrency as usize,
+            ..PlanOptions::default()
+        },
+    )
+    .unwrap();
+    let (provider, calls) = counting(&mock(0));
+    let run = tokio::spawn({
+        let db = db.clone();
+        async move { execute_at(p, &db, provider, false).await }
+    });
+    // Once the run is going, take the write lock from another connection and hold it.
+    while calls.load(std::sync::atomic::Ordering::SeqCst) < 100 {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+    let locker = std::thread::spawn({
+        let db = db.clone();
+        let calls = calls.clone();
+        move || {
+            let conn = rusqlite::Connection::open(&db).unwrap();
+            conn.busy_timeout(Duration::from_secs(30)).unwrap();
+            conn.execute_batch("BEGIN IMMEDIATE").unwrap();
+            let at_lock = calls.load(std::sync::atomic::Ordering::SeqCst);
+            locked_tx.send(()).unwrap();
+            std::thread::sleep(Duration::from_secs(3));
+            let at_release = calls.load(std::sync::atomic::Ordering::SeqCst);
+            conn.execute_batch("COMMIT").unwrap();
+            (at_lock, at_release)
+        }
+    });
+    locked_rx.recv().unwrap();
+    let (at_lock, at_release) = locker.join().unwrap();
+    let (result, events) = run.await.unwrap();
+    let summary = result.unwrap();
+    assert_eq!(summary.completed, n, "every sample is stored in the end");
+    assert_eq!(finished_keys(&events).len() as u64, n);
+    // The writer holds at most one batch of 512 writes (a sample is a few writes) while the
+    // queue holds 1,024 samples and `concurrency` more are in flight.
+    let bound = 1024 + 512 + concurrency;
+    assert!(
+        at_release - at_lock <= bound,
+        "{} calls answered while nothing could be stored (bound {bound})",
+        at_release - at_lock
+    );
+    assert!(
+        at_release < n,
+        "the provider answered every sample while the store was locked: no back-pressure"
+    );
 }

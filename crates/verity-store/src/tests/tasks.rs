@@ -80,20 +80,35 @@ fn staged_tasks_refuse_duplicates_and_vanish_unless_committed() {
     let mut stage = s.stage_tasks("r1").unwrap();
     stage.put(&task_at("a", 1), true).unwrap();
     stage.put(&task_at("b", 2), true).unwrap();
-    assert_eq!(stage.commit().unwrap(), 2);
-    // Another connection sees them once committed.
-    assert_eq!(Store::open(&path).unwrap().task_count("r1").unwrap(), 2);
+    let mut m1 = meta("r1", "2026-01-01T00:00:00Z");
+    m1.suite.tasks.clear();
+    assert_eq!(stage.commit_run(&m1).unwrap(), 2);
+    // Another connection sees the run and its tasks once committed, together.
+    let other = Store::open(&path).unwrap();
+    assert_eq!(other.task_count("r1").unwrap(), 2);
+    assert_eq!(other.resolve_run("latest").unwrap(), "r1");
 
-    // Staged tasks of a run that never started can be discarded; a started run's cannot.
-    assert_eq!(s.discard_staged_tasks("r1").unwrap(), 2);
-    // A second stage on the same connection starts with no ids seen.
+    // A run that never started (no samples, no observations) can be discarded whole.
+    assert_eq!(s.discard_unstarted_run("r1").unwrap(), 2);
+    assert!(matches!(
+        s.load_run_meta("r1"),
+        Err(StoreError::NoSuchRun(_))
+    ));
+    assert_eq!(s.task_count("r1").unwrap(), 0);
+    // A second stage on the same connection starts with no ids seen; a run with a result
+    // is never discarded.
     let mut stage = s.stage_tasks("r2").unwrap();
     stage.put(&task_at("a", 1), true).unwrap();
-    stage.commit().unwrap();
     let mut m = meta("r2", "2026-01-01T00:00:00Z");
     m.suite.tasks.clear();
-    s.insert_run(&m).unwrap();
-    assert_eq!(s.discard_staged_tasks("r2").unwrap(), 0);
+    stage.commit_run(&m).unwrap();
+    s.write(&[Write::Sample {
+        run_id: "r2".into(),
+        scoring: 1,
+        record: sample("a", "v", "x", Outcome::Pass),
+    }])
+    .unwrap();
+    assert_eq!(s.discard_unstarted_run("r2").unwrap(), 0);
     assert_eq!(s.load_run("r2").unwrap().suite.tasks, vec![task_at("a", 1)]);
 }
 

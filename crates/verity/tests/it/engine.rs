@@ -293,7 +293,8 @@ fn cache_stats_prune_and_replay_from_the_cli() {
     );
     let out = run_ok(verity(dir.path()).args(["cache", "prune", "--all", "--db", "c.db"]));
     assert!(stdout(&out).contains("pruned 6"), "{}", stdout(&out));
-    // With the cache empty, replay fails every sample as an error naming it.
+    // With the cache empty, replay fails every sample as an error naming it: a run that
+    // measured nothing is an infrastructure failure (exit 3), whatever the gate says.
     let out = verity(dir.path())
         .args([
             "run",
@@ -308,7 +309,12 @@ fn cache_stats_prune_and_replay_from_the_cli() {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ended in an infrastructure error"),
+        "{}",
+        stderr(&out)
+    );
     let v: Value = serde_json::from_str(&stdout(&run_ok(
         verity(dir.path()).args(["report", "latest", "--format", "json", "--db", "c.db"]),
     )))

@@ -1,11 +1,15 @@
 //! CLI integration tests: the real binary, a real SQLite file, real HTTP to a fake server.
 
 mod engine;
+mod faults;
 mod grounding;
 mod kill;
 mod model;
 mod openai;
+mod readonly;
+mod reports;
 mod run;
+mod secrets;
 mod support;
 mod swift;
 mod validate;

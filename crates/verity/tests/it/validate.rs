@@ -43,6 +43,230 @@ fn validate_reports_every_defect_with_its_location() {
     filters().bind(|| insta::assert_snapshot!("validate_defects", err));
 }
 
+/// Values `verity validate` used to accept, each now an error at its file:line:column: one
+/// suite holds them all, and one validate reports every one.
+const BAD_VALUES: &str = r#"name = "values"
+epochs = 4294967297
+
+[defaults]
+provider = "skynet"
+base_url = "not a url"
+api_key_env = ""
+temperature = inf
+top_p = 1.5
+max_tokens = 0
+prompt_text = "{% for i in range(10000) %}{% for j in range(10000) %}.{% endfor %}{% endfor %}"
+
+[[scorers]]
+kind = "regex"
+
+[outcome]
+all = ["regex", "nope"]
+
+[report]
+json = "out/{nope}.json"
+"#;
+
+#[test]
+fn validate_rejects_bad_values_at_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tasks = String::new();
+    for i in 0..50 {
+        tasks.push_str(&format!(
+            "{{\"id\": \"j{i}\", \"input\": \"q\", \"expect\": {{\"regex\": \"a\"}}}}\n"
+        ));
+    }
+    write_tree(
+        dir.path(),
+        &[
+            ("suite.toml", BAD_VALUES),
+            (
+                "tasks/t.toml",
+                "id = \"t\"\nprompt = \"p\"\n[expect]\nregex = \"([\"\n",
+            ),
+            ("tasks.jsonl", &tasks),
+        ],
+    );
+    let start = std::time::Instant::now();
+    let out = verity(dir.path()).args(["validate", "."]).output().unwrap();
+    let took = start.elapsed();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "stderr:\n{err}");
+    for (at, header) in [
+        (
+            "suite.toml:2:10",
+            "error[bad-value]: `epochs` must be at most 4294967295",
+        ),
+        (
+            "suite.toml:5:12",
+            "error[bad-value]: unknown provider kind `skynet`",
+        ),
+        (
+            "suite.toml:6:12",
+            "error[bad-value]: `base_url` must be an absolute http:// or https:// URL",
+        ),
+        (
+            "suite.toml:7:15",
+            "error[bad-value]: `api_key_env` must not be empty",
+        ),
+        (
+            "suite.toml:8:15",
+            "error[bad-value]: `temperature` must be a finite number, found inf",
+        ),
+        (
+            "suite.toml:9:9",
+            "error[bad-value]: `top_p` must be between 0 and 1",
+        ),
+        (
+            "suite.toml:10:14",
+            "error[bad-value]: `max_tokens` must be at least 1",
+        ),
+        (
+            "suite.toml:11:15",
+            "error[template]: template `inline` fails to render task `t` (variant `default`): render budget exceeded",
+        ),
+        (
+            "suite.toml:17:17",
+            "error[unknown-criterion]: [outcome] names criterion `nope`, which no scorer reports",
+        ),
+        (
+            "suite.toml:20:13",
+            "error[bad-value]: `json`: unknown placeholder `{nope}` in a report path",
+        ),
+        (
+            "tasks/t.toml:4:1",
+            "error[scorer]: task `t` (scorer `regex`): invalid regex",
+        ),
+    ] {
+        let found = err
+            .split("\n\n")
+            .any(|d| d.starts_with(header) && d.contains(&format!(" --> {at}\n")));
+        assert!(found, "missing `{header}` at {at} in:\n{err}");
+    }
+    assert!(err.ends_with("11 errors\n"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // One render budget spent, not one per task.
+    assert!(took.as_secs_f64() < 10.0, "validate took {took:?}");
+    filters().bind(|| insta::assert_snapshot!("validate_bad_values", err));
+}
+
+/// A suite without tasks validates, with a warning; so does an empty dataset.
+#[test]
+fn validate_warns_about_zero_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "s/suite.toml",
+                "name = \"s\"\n[defaults]\nprovider = \"mock\"\n",
+            ),
+            ("empty.jsonl", ""),
+        ],
+    );
+    for target in ["s", "empty.jsonl"] {
+        let out = run_ok(verity(dir.path()).args(["validate", target]));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("warning[no-tasks]: the suite has no tasks\n"),
+            "{target}: {err}"
+        );
+        assert!(stdout(&out).starts_with("ok: suite"), "{}", stdout(&out));
+        // `run` refuses what validate only warns about.
+        let out = verity(dir.path())
+            .args([
+                "run",
+                target,
+                "--provider",
+                "mock",
+                "--db",
+                "v.db",
+                "--quiet",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    }
+}
+
+/// A task file whose name is not UTF-8 is an error that names it, not a file skipped.
+#[cfg(unix)]
+#[test]
+fn validate_rejects_task_files_whose_names_are_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "suite.toml",
+                "name = \"s\"\n[defaults]\nprovider = \"mock\"\n",
+            ),
+            ("tasks/ok.toml", "id = \"ok\"\nprompt = \"p\"\n"),
+        ],
+    );
+    let bad = dir
+        .path()
+        .join("tasks")
+        .join(std::ffi::OsStr::from_bytes(b"caf\xe9.toml"));
+    std::fs::write(bad, "id = \"x\"\nprompt = \"p\"\n").unwrap();
+    let out = verity(dir.path()).args(["validate", "."]).output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(
+            "error[encoding]: the name of task file `tasks/caf\u{fffd}.toml` is not valid UTF-8, so it cannot be read\n --> tasks/caf\u{fffd}.toml\n"
+        ),
+        "{err}"
+    );
+}
+
+/// `--scorer regex` on `verity run` checks every task's `expect.regex` while the suite
+/// loads, in a bare dataset as in a suite: a bad one stops the run before any model call.
+#[test]
+fn run_checks_task_regexes_of_scorers_given_on_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = "{\"id\": \"a\", \"input\": \"hi\", \"expect\": {\"regex\": \"h\"}}\n{\"id\": \"b\", \"input\": \"hi\", \"expect\": {\"regex\": \"([\"}}\n";
+    write_tree(
+        dir.path(),
+        &[
+            ("data.jsonl", data),
+            (
+                "s/suite.toml",
+                "name = \"s\"\ntasks = \"../data.jsonl\"\n[defaults]\nprovider = \"mock\"\n",
+            ),
+        ],
+    );
+    for (target, at) in [
+        ("data.jsonl", "data.jsonl:2:39"),
+        ("s", "s/../data.jsonl:2:39"),
+    ] {
+        run_ok(verity(dir.path()).args(["validate", target]));
+        let out = verity(dir.path())
+            .args([
+                "run",
+                target,
+                "--provider",
+                "mock",
+                "--scorer",
+                "regex",
+                "--db",
+                "v.db",
+            ])
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{target}: {err}");
+        assert!(
+            err.contains("error[scorer]: task `b` (scorer `regex`): invalid regex")
+                && err.contains(&format!(" --> {at}\n")),
+            "{target}: {err}"
+        );
+        assert!(!err.contains("samples"), "no sample ran: {err}");
+    }
+}
+
 #[test]
 fn garbage_never_panics() {
     let dir = tempfile::tempdir().unwrap();

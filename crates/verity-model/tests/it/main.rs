@@ -1,0 +1,3 @@
+//! The model's pure functions, from outside the crate.
+
+mod redact;
