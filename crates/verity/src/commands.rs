@@ -561,6 +561,9 @@ fn execute_plan(
     };
     let est = verity_runner::estimate(&plan, &providers, &prices, &skip, &store)
         .map_err(|e| Failure::usage(e.to_string()))?;
+    if !plan.suite.report.is_empty() {
+        check_suite_reports(&store.load_run_meta(&plan.run_id)?, out.force)?;
+    }
     drop(store);
     if settings.cache != CacheMode::Replay {
         let cost = match est.cost {
@@ -1172,17 +1175,32 @@ fn may_replace(template: &str, force: bool) -> bool {
     force || template.contains("{ts}") || template.contains("{run}")
 }
 
-/// The error for a `[report]` file that cannot be written (exit 3: the run itself is stored).
+/// When a `[report]` file is checked: before the run sends anything, or after it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ReportCheck {
+    BeforeRun,
+    AfterRun,
+}
+
+/// The error for a `[report]` file that cannot be written: before the run, a usage error
+/// (exit 2, nothing was sent); after it, exit 3 (the run itself is stored).
 fn report_failure(
     path: &Path,
     why: impl std::fmt::Display,
     meta: &verity_model::RunMeta,
+    when: ReportCheck,
 ) -> Failure {
-    Failure::infra(format!(
-        "not writing the report {}: {why}. The run is stored: `verity report {} --format md|json --out FILE` renders it",
-        path.display(),
-        meta.id
-    ))
+    match when {
+        ReportCheck::BeforeRun => Failure::usage(format!(
+            "refusing to start: the report {} could not be written: {why}",
+            path.display()
+        )),
+        ReportCheck::AfterRun => Failure::infra(format!(
+            "not writing the report {}: {why}. The run is stored: `verity report {} --format md|json --out FILE` renders it",
+            path.display(),
+            meta.id
+        )),
+    }
 }
 
 /// Checks that a `[report]` file may be written at `path`: a relative path has no `..` and
@@ -1192,6 +1210,7 @@ fn check_report_target(
     path: &Path,
     replace: bool,
     meta: &verity_model::RunMeta,
+    when: ReportCheck,
 ) -> Result<(), Failure> {
     use std::path::Component;
     let exists = std::fs::symlink_metadata(path).is_ok();
@@ -1200,6 +1219,7 @@ fn check_report_target(
             path,
             "the file exists and `[report]` paths never overwrite one unless they contain {ts} or {run}, or --force is given",
             meta,
+            when,
         ));
     }
     if path.is_absolute() {
@@ -1210,6 +1230,7 @@ fn check_report_target(
             path,
             "a relative `[report]` path may not contain `..` (report files go inside the suite's or the working directory unless the path is absolute)",
             meta,
+            when,
         ));
     }
     let cwd = std::env::current_dir()
@@ -1236,6 +1257,7 @@ fn check_report_target(
             path,
             format_args!("{} cannot be resolved ({e})", probe.display()),
             meta,
+            when,
         )
     })?;
     if !roots.iter().any(|r| resolved.starts_with(r)) {
@@ -1246,6 +1268,7 @@ fn check_report_target(
                 resolved.display()
             ),
             meta,
+            when,
         ));
     }
     Ok(())
@@ -1272,13 +1295,63 @@ fn write_report_file(
         .open(path)
         .map_err(|e| {
             if e.kind() == std::io::ErrorKind::AlreadyExists {
-                report_failure(path, "the file exists (it appeared during the run)", meta)
+                report_failure(
+                    path,
+                    "the file exists (it appeared during the run)",
+                    meta,
+                    ReportCheck::AfterRun,
+                )
             } else {
                 Failure::infra(format!("cannot write {}: {e}", path.display()))
             }
         })?;
     f.write_all(text.as_bytes())
         .map_err(|e| Failure::infra(format!("cannot write {}: {e}", path.display())))
+}
+
+/// One file a suite's `[report]` asks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ReportFile {
+    Markdown,
+    Json,
+    ToolCalls,
+}
+
+/// The files a run's `[report]` asks for: what, where, and whether an existing file there may
+/// be replaced.
+fn report_files(meta: &verity_model::RunMeta, force: bool) -> Vec<(ReportFile, PathBuf, bool)> {
+    let spec = &meta.suite.report;
+    let mut files = Vec::new();
+    if let Some(t) = &spec.markdown {
+        files.push((
+            ReportFile::Markdown,
+            expand_report_path(t, meta),
+            may_replace(t, force),
+        ));
+    }
+    if let Some(t) = &spec.json {
+        let p = expand_report_path(t, meta);
+        let replace = may_replace(t, force);
+        if spec.toolcalls {
+            let stem = p.to_string_lossy().trim_end_matches(".json").to_owned();
+            let tp = PathBuf::from(format!("{stem}-toolcalls.jsonl"));
+            files.push((ReportFile::Json, p, replace));
+            files.push((ReportFile::ToolCalls, tp, replace));
+        } else {
+            files.push((ReportFile::Json, p, replace));
+        }
+    }
+    files
+}
+
+/// Checks, before a run sends anything, that its `[report]` files could be written: a path
+/// that exists and may not be replaced, or that leads outside the allowed directories, is
+/// found before any answer is paid for. (Paths with `{ts}` are checked again after the run.)
+fn check_suite_reports(meta: &verity_model::RunMeta, force: bool) -> Result<(), Failure> {
+    for (_, path, replace) in report_files(meta, force) {
+        check_report_target(&path, replace, meta, ReportCheck::BeforeRun)?;
+    }
+    Ok(())
 }
 
 /// Writes the report files the suite's `[report]` asks for; returns their paths. Every path is
@@ -1289,53 +1362,42 @@ fn write_suite_reports(
     samples: &[SampleRecord],
     force: bool,
 ) -> Result<Vec<PathBuf>, Failure> {
-    let spec = &meta.suite.report;
-    // (path, may replace, contents)
-    let mut files: Vec<(PathBuf, bool, String)> = Vec::new();
-    if let Some(t) = &spec.markdown {
-        files.push((
-            expand_report_path(t, meta),
-            may_replace(t, force),
-            verity_report::render_markdown(view),
-        ));
-    }
-    if let Some(t) = &spec.json {
-        let p = expand_report_path(t, meta);
-        let replace = may_replace(t, force);
-        if spec.toolcalls {
-            let stem = p.to_string_lossy().trim_end_matches(".json").to_owned();
-            let tp = PathBuf::from(format!("{stem}-toolcalls.jsonl"));
-            let mut lines = String::new();
-            for s in samples {
-                for c in &s.response.tool_calls {
-                    let line = json!({
-                        "task_id": s.key.task_id,
-                        "variant": s.key.variant,
-                        "epoch": s.key.epoch,
-                        "tool": c.name,
-                        "id": c.id,
-                        "arguments": c.arguments,
-                        "result": c.result,
-                    });
-                    lines.push_str(&line.to_string());
-                    lines.push('\n');
-                }
-            }
-            files.push((p.clone(), replace, render(view, Format::Json, false)));
-            files.push((tp, replace, lines));
-        } else {
-            files.push((p, replace, render(view, Format::Json, false)));
-        }
-    }
-    for (path, replace, _) in &files {
-        check_report_target(path, *replace, meta)?;
+    let files = report_files(meta, force);
+    for (_, path, replace) in &files {
+        check_report_target(path, *replace, meta, ReportCheck::AfterRun)?;
     }
     let mut written = Vec::new();
-    for (path, replace, text) in files {
+    for (kind, path, replace) in files {
+        let text = match kind {
+            ReportFile::Markdown => verity_report::render_markdown(view),
+            ReportFile::Json => render(view, Format::Json, false),
+            ReportFile::ToolCalls => tool_call_lines(samples),
+        };
         write_report_file(&text, &path, replace, meta)?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// Every tool call of the run, one JSON object a line.
+fn tool_call_lines(samples: &[SampleRecord]) -> String {
+    let mut lines = String::new();
+    for s in samples {
+        for c in &s.response.tool_calls {
+            let line = json!({
+                "task_id": s.key.task_id,
+                "variant": s.key.variant,
+                "epoch": s.key.epoch,
+                "tool": c.name,
+                "id": c.id,
+                "arguments": c.arguments,
+                "result": c.result,
+            });
+            lines.push_str(&line.to_string());
+            lines.push('\n');
+        }
+    }
+    lines
 }
 
 fn model(c: ModelCommand) -> Result<u8, Failure> {

@@ -76,19 +76,22 @@ fn an_existing_report_file_is_not_overwritten_without_force() {
     let md = std::fs::read(cwd.join("out/audit.md")).unwrap();
     let json = std::fs::read(cwd.join("out/report.json")).unwrap();
 
-    // The second run runs and is stored, then refuses to write over the first run's files.
+    // The second run refuses to start, before any call is paid for, rather than write over
+    // the first run's files; it leaves no run behind.
     let second = run(cwd, "s", &[]);
     let err = stderr(&second);
-    assert_eq!(second.status.code(), Some(3), "{err}");
+    assert_eq!(second.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("out/audit.md") || err.contains("out/report.json"),
+        err.contains("refusing to start") && err.contains("out/audit.md"),
         "{err}"
     );
     assert!(err.contains("--force") && err.contains("{ts}"), "{err}");
-    assert!(err.contains("verity report"), "{err}");
     assert_eq!(std::fs::read(cwd.join("out/audit.md")).unwrap(), md);
     assert_eq!(std::fs::read(cwd.join("out/report.json")).unwrap(), json);
-    assert_eq!(stored_runs(cwd), 2);
+    assert_eq!(stored_runs(cwd), 1);
+
+    // A file that appears while a run is going is not overwritten either: the run is stored
+    // and the report refused (exit 3) — see `a_report_file_that_appears_mid_run_is_kept`.
 
     // --force replaces both, with the newest run.
     let third = run(cwd, "s", &["--force"]);
@@ -98,6 +101,57 @@ fn an_existing_report_file_is_not_overwritten_without_force() {
         serde_json::from_slice(&std::fs::read(cwd.join("out/report.json")).unwrap()).unwrap();
     assert_eq!(json["run"]["id"].as_str(), Some(newest.as_str()), "{json}");
     assert_ne!(std::fs::read(cwd.join("out/audit.md")).unwrap(), md);
+}
+
+/// A `[report]` file that did not exist when the run started but appears while it runs is not
+/// overwritten either: the run is stored, and the report refused with exit 3.
+#[test]
+fn a_report_file_that_appears_mid_run_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path();
+    let toml = "name = \"paths\"\ntasks = \"tasks.jsonl\"\n[defaults]\nprovider = \"mock\"\n\
+                options = { latency_ms = 400 }\n[[scorers]]\nkind = \"equals\"\n\
+                [report]\nmarkdown = \"audit.md\"\n";
+    write_tree(cwd, &[("s/suite.toml", toml), ("s/tasks.jsonl", TASKS)]);
+    let child = verity(cwd)
+        .args(["run", "s", "--quiet", "--db", "v.db", "-j", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the run has started (its row is stored, and a moment later its first call is on its
+    // way), another program writes the file.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let started = || {
+        // The database may exist before it is a verity store: `runs` refuses it until then.
+        let out = verity(cwd)
+            .args(["runs", "--format", "json", "--db", "v.db"])
+            .output()
+            .unwrap();
+        out.status.success() && stdout(&out).contains("\"id\"")
+    };
+    while !started() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    std::fs::write(cwd.join("audit.md"), "someone else's\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not writing the report audit.md")
+            && stderr(&out).contains("The run is stored"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(cwd.join("audit.md")).unwrap(),
+        "someone else's\n"
+    );
+    assert_eq!(stored_runs(cwd), 1);
 }
 
 #[test]
@@ -159,7 +213,9 @@ fn relative_paths_may_not_climb_out() {
         suite(&cwd, &name, report);
         let out = run(&cwd, &name, &[]);
         let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(3), "{report}: {err}");
+        // Found before the run sends anything.
+        assert_eq!(out.status.code(), Some(2), "{report}: {err}");
+        assert!(err.contains("refusing to start"), "{err}");
         assert!(err.contains("`..`") && err.contains("escape"), "{err}");
         assert!(!cwd.join("fine.md").exists());
         assert_eq!(
@@ -199,8 +255,8 @@ fn symbolic_links_may_not_lead_out() {
         suite(cwd, &name, report);
         let out = run(cwd, &name, if *force { &["--force"] } else { &[] });
         let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(3), "{report}: {err}");
-        assert!(err.contains("not writing the report"), "{err}");
+        assert_eq!(out.status.code(), Some(2), "{report}: {err}");
+        assert!(err.contains("refusing to start"), "{err}");
     }
     assert_eq!(
         std::fs::read_to_string(outside.path().join("target.md")).unwrap(),
