@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Patch a scratch copy of /work/shared/bench (argument: its directory) so that verity is one
+"""Patch a scratch copy of ../shared/bench (argument: its directory) so that verity is one
 more harness: insert verity_harness.py into bench.py, and teach summarize.py verity's label,
 version key and row order.  Idempotent: always re-patches from the pristine copies
 (bench.py.orig, summarize.py.orig, saved on the first run)."""

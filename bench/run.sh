@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reproduces BENCHMARKS.md: verity measured side by side with the peers of
-# /work/shared/bench (inspect_ai, promptfoo, lm-evaluation-harness, a bare aiohttp client)
+# ../shared/bench (inspect_ai, promptfoo, lm-evaluation-harness, a bare aiohttp client)
 # on the same fake-OpenAI workload, in one sitting.
 #
 # usage: bench/run.sh [SCRATCH_DIR]        (default: $BENCH, else /tmp/peerbench)
@@ -20,7 +20,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 BENCH=$(realpath -m "${1:-${BENCH:-/tmp/peerbench}}")
 SRC=${PEERBENCH_SRC:-$(realpath -m "$REPO/../shared/bench")}
-[ -f "$SRC/bench.py" ] || SRC=/work/shared/bench
+[ -f "$SRC/bench.py" ] || { echo "no peer bench at $SRC (set PEERBENCH_SRC)" >&2; exit 2; }
 REPS=${REPS:-5}
 
 # --- 1. scratch copy of the peer bench

@@ -1,4 +1,4 @@
-# verity as one more harness of /work/shared/bench/bench.py.
+# verity as one more harness of ../shared/bench/bench.py.
 # patch_bench.py inserts this block into the scratch copy of bench.py just before its
 # "helpers" section, so it can use bench.py's ROOT, BASE, CONC, PORT, json, os, subprocess
 # and http_json.  The binary is the release build copied to $BENCH/bin/verity by run.sh.
