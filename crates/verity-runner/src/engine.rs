@@ -346,9 +346,6 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
                     interrupted = true;
                     break 'schedule;
                 }
-                if failure.is_raised() {
-                    break 'schedule;
-                }
                 let permit = tokio::select! {
                     biased;
                     _ = stopping.changed() => break 'schedule,
@@ -404,21 +401,16 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
     }
     let ctx = Arc::into_inner(ctx)
         .ok_or_else(|| RunError::Writer("sample tasks still hold the run context".into()))?;
-    if failure.is_raised() {
-        let (e, servers) = stop_run(ctx, &store, total, failure.as_ref());
-        stop_servers(servers).await;
-        return Err(e);
-    }
-    if let Err(e) = ctx.writer.flush().await {
+    // Everything queued commits before the group scorers read the store.
+    if !failure.is_raised()
+        && let Err(e) = ctx.writer.flush().await
+    {
         failure.raise(Stop::Store(e));
-        let (e, servers) = stop_run(ctx, &store, total, failure.as_ref());
-        stop_servers(servers).await;
-        return Err(e);
     }
 
     // Group scorers see the stored answers, after the last sample.
     let scoring = 1;
-    if ctx.scorers.has_group_scorers() && !interrupted {
+    if ctx.scorers.has_group_scorers() && !interrupted && !failure.is_raised() {
         // Group scoring sees every task and answer at once; only suites with group scorers
         // pay for loading them.
         let samples = store.load_samples(&ctx.run_id, Some(scoring))?;
@@ -444,10 +436,12 @@ pub async fn execute(ex: Execution) -> Result<RunSummary, RunError> {
         };
         if let Err(e) = sent {
             failure.raise(Stop::Store(e));
-            let (e, servers) = stop_run(ctx, &store, total, failure.as_ref());
-            stop_servers(servers).await;
-            return Err(e);
         }
+    }
+    if failure.is_raised() {
+        let (e, servers) = stop_run(ctx, &store, total, failure.as_ref());
+        stop_servers(servers).await;
+        return Err(e);
     }
     if let Some(e) = ctx.writer.close().error {
         // The group scores did not commit; every sample did (the flush above said so).
@@ -546,27 +540,22 @@ fn stop_run(
     let stop = failure
         .get()
         .unwrap_or_else(|| Stop::Store(report.error.clone().unwrap_or_default()));
-    let error = stopped(&ctx.run_id, store, stop, total, report.dropped_samples);
-    (error, ctx.grounding)
-}
-
-/// What a stopped run stored, read (and its status set) before anything else awaits.
-fn stopped(run_id: &str, store: &Store, stop: Stop, total: u64, unstored: u64) -> RunError {
     let stored = store
-        .completed_keys(run_id)
+        .completed_keys(&ctx.run_id)
         .map(|k| k.len() as u64)
         .map_err(|e| e.to_string());
     let marked = store
-        .set_run_status(run_id, RunStatus::Interrupted, Some(&now_rfc3339()))
+        .set_run_status(&ctx.run_id, RunStatus::Interrupted, Some(&now_rfc3339()))
         .map_err(|e| e.to_string());
-    RunError::Stopped(Box::new(Stopped {
-        run_id: run_id.to_owned(),
+    let error = RunError::Stopped(Box::new(Stopped {
+        run_id: ctx.run_id,
         stop,
         total,
         stored,
-        unstored,
+        unstored: report.dropped_samples,
         marked,
-    }))
+    }));
+    (error, ctx.grounding)
 }
 
 /// Runs one sample to completion and hands it to the writer. The only `Err` is a writer that
