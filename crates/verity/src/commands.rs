@@ -380,10 +380,7 @@ fn run(a: RunArgs, config: &Config) -> Result<u8, Failure> {
     let db = a.db.path(config);
     let (plan, resume) = match (&a.resume, &a.suite) {
         (Some(run), _) => {
-            if !db.exists() {
-                return Err(Failure::usage(format!("no database at {}", db.display())));
-            }
-            let store = Store::open(&db)?;
+            let store = open_existing(&db)?;
             let id = store.resolve_run(run)?;
             let meta = store.load_run_meta(&id)?;
             if meta.status == RunStatus::Completed {
@@ -810,13 +807,7 @@ fn report(a: ReportArgs, config: &Config) -> Result<u8, Failure> {
         )));
     }
     let db = a.db.path(config);
-    if is_missing(&db) {
-        return Err(Failure::usage(format!(
-            "no database at {} (run `verity run` first, or pass --db)",
-            db.display()
-        )));
-    }
-    let store = Store::open_read_only(&db)?;
+    let store = open_existing_read_only(&db)?;
     let id = store.resolve_run(&a.run)?;
     let meta = store.load_run(&id)?;
     if let Some(s) = a.scoring
@@ -892,9 +883,7 @@ fn runs(a: RunsArgs, config: &Config) -> Result<u8, Failure> {
 
 fn rescore(a: RescoreArgs, config: &Config) -> Result<u8, Failure> {
     let db = a.db.path(config);
-    if !db.exists() {
-        return Err(Failure::usage(format!("no database at {}", db.display())));
-    }
+    require_db(&db)?;
     let suite = match &a.suite {
         Some(p) => Some(load_suite(
             p,
@@ -918,13 +907,19 @@ fn rescore(a: RescoreArgs, config: &Config) -> Result<u8, Failure> {
 
 /// Opens an existing database; a missing one is a usage error.
 fn open_existing(db: &Path) -> Result<Store, Failure> {
+    require_db(db)?;
+    Ok(Store::open(db)?)
+}
+
+/// A missing database is a usage error for commands that need one.
+fn require_db(db: &Path) -> Result<(), Failure> {
     if is_missing(db) {
         return Err(Failure::usage(format!(
             "no database at {} (pass --db, or run `verity run` first)",
             db.display()
         )));
     }
-    Ok(Store::open(db)?)
+    Ok(())
 }
 
 /// Whether nothing is at `db`. A path that cannot be looked at (a directory on the way is
@@ -936,12 +931,7 @@ fn is_missing(db: &Path) -> bool {
 /// [`open_existing`] for commands that only read: opened read-only, so they work on a
 /// read-only mount and can change nothing.
 fn open_existing_read_only(db: &Path) -> Result<Store, Failure> {
-    if is_missing(db) {
-        return Err(Failure::usage(format!(
-            "no database at {} (pass --db, or run `verity run` first)",
-            db.display()
-        )));
-    }
+    require_db(db)?;
     Ok(Store::open_read_only(db)?)
 }
 
@@ -1145,8 +1135,9 @@ fn mcp_serve(a: McpServeArgs) -> Result<u8, Failure> {
     Ok(exit::OK)
 }
 
-/// Expands a `[report]` path template of the run's suite. The values put in never add a
-/// directory level: `/` and `\` in the suite's name become `_`.
+/// Expands a `[report]` path template of the run's suite, in one pass
+/// ([`verity_model::ReportSpec::expand`]: a value is never expanded again). The values put in
+/// never add a directory level: `/` and `\` in the suite's name become `_`.
 fn expand_report_path(template: &str, meta: &verity_model::RunMeta) -> PathBuf {
     let ts: String = meta
         .started_at
@@ -1160,13 +1151,16 @@ fn expand_report_path(template: &str, meta: &verity_model::RunMeta) -> PathBuf {
         meta.id.clone()
     };
     let flat = |s: &str| s.replace(['/', '\\'], "_");
-    PathBuf::from(
-        template
-            .replace("{ts}", &flat(&ts))
-            .replace("{run}", &flat(&meta.id))
-            .replace("{suite}", &flat(&meta.suite.name))
-            .replace("{tmp}", &std::env::temp_dir().display().to_string()),
-    )
+    PathBuf::from(verity_model::ReportSpec::expand(
+        template,
+        |name| match name {
+            "ts" => Some(flat(&ts)),
+            "run" => Some(flat(&meta.id)),
+            "suite" => Some(flat(&meta.suite.name)),
+            "tmp" => Some(std::env::temp_dir().display().to_string()),
+            _ => None,
+        },
+    ))
 }
 
 /// Whether a `[report]` file may replace an existing one: its path names the run (`{ts}`,
