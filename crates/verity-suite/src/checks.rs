@@ -396,14 +396,13 @@ pub(crate) fn check_suite(suite: &Suite) -> Vec<Diagnostic> {
             no_provider.push(format!("`{}`", v.name));
         }
         for problem in variant_problems(v) {
-            let mut d = Diagnostic::error(
-                "bad-value",
-                format!("variant `{}`: {}", v.name, problem.message),
+            out.push(
+                Diagnostic::error(
+                    "bad-value",
+                    format!("variant `{}`: {}", v.name, problem.message),
+                )
+                .with_help_if(problem.help),
             );
-            if let Some(help) = problem.help {
-                d = d.with_help(help);
-            }
-            out.push(d);
         }
         if let Some(g) = &v.grounding
             && !suite.servers.contains_key(&g.server)
@@ -478,11 +477,10 @@ pub(crate) fn check_suite(suite: &Suite) -> Vec<Diagnostic> {
         .flatten()
     {
         for (_, problem) in values::report_placeholders(path) {
-            let mut d = Diagnostic::error("bad-value", format!("[report]: {}", problem.message));
-            if let Some(help) = problem.help {
-                d = d.with_help(help);
-            }
-            out.push(d);
+            out.push(
+                Diagnostic::error("bad-value", format!("[report]: {}", problem.message))
+                    .with_help_if(problem.help),
+            );
         }
     }
     if suite.epochs == 0 {

@@ -318,10 +318,7 @@ impl Loader<'_> {
         problem: Option<values::Problem>,
     ) -> bool {
         let Some(p) = problem else { return false };
-        let mut d = self.bad_value(f, span, p.message);
-        if let Some(help) = p.help {
-            d = d.with_help(help);
-        }
+        let d = self.bad_value(f, span, p.message).with_help_if(p.help);
         self.push(d);
         true
     }
@@ -344,10 +341,9 @@ impl Loader<'_> {
             } else {
                 span.clone()
             };
-            let mut d = self.bad_value(f, at, format!("`{}`: {}", e.key, p.message));
-            if let Some(help) = p.help {
-                d = d.with_help(help);
-            }
+            let d = self
+                .bad_value(f, at, format!("`{}`: {}", e.key, p.message))
+                .with_help_if(p.help);
             self.push(d.label("unknown placeholder"));
         }
         None

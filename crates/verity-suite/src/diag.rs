@@ -197,6 +197,14 @@ impl Diagnostic {
         self
     }
 
+    /// [`Diagnostic::with_help`] when there is help to give.
+    pub(crate) fn with_help_if(mut self, help: Option<String>) -> Diagnostic {
+        if help.is_some() {
+            self.help = help;
+        }
+        self
+    }
+
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
         self.note = Some(note.into());
         self
