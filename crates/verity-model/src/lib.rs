@@ -18,6 +18,7 @@
 //! errors are reserved for the infrastructure (a provider that cannot be reached, a store that
 //! cannot be written).
 
+mod error;
 mod outcome;
 mod provider;
 mod redact;
@@ -29,13 +30,16 @@ mod suite;
 mod task;
 mod variant;
 
+pub use error::ErrorKind;
 pub use outcome::{ErrorPolicy, Outcome, OutcomeMode, OutcomeRule};
 pub use provider::{
     BoxFuture, GenerateRequest, Generation, Provider, ProviderError, ProviderErrorKind,
 };
 pub use redact::{REDACTED, is_secret_param, redact_url, redact_urls};
 pub use response::{Response, ResponseError, SampleKey, ToolCall, Usage};
-pub use run::{GroupRecord, RunMeta, RunOptions, RunStatus, SampleRecord, Shard};
+pub use run::{
+    FIRST_SCORING, GroupRecord, RunMeta, RunOptions, RunStatus, SampleRecord, Shard, now_rfc3339,
+};
 pub use score::{Evidence, Score, ScoreStatus};
 pub use scorer::{GroupMember, Scope, Scorer};
 pub use suite::{CompareSpec, REPORT_PLACEHOLDERS, ReportSpec, ScorerSpec, ServerSpec, Suite};

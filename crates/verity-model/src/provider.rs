@@ -88,6 +88,15 @@ pub struct ProviderError {
 }
 
 impl ProviderError {
+    /// What kind of failure this is for the run as a whole: a misconfiguration is the user's
+    /// to fix before anything runs; every other error is the provider's.
+    pub fn error_kind(&self) -> crate::ErrorKind {
+        match self.kind {
+            ProviderErrorKind::Config => crate::ErrorKind::Config,
+            _ => crate::ErrorKind::Provider,
+        }
+    }
+
     pub fn new(kind: ProviderErrorKind, message: impl Into<String>) -> Self {
         ProviderError {
             kind,

@@ -115,3 +115,16 @@ pub struct GroupRecord {
     pub task_ids: Vec<String>,
     pub scores: Vec<Score>,
 }
+
+/// The scoring a run's first verdicts are stored under; `verity rescore` adds the next ones
+/// beside it.
+pub const FIRST_SCORING: u32 = 1;
+
+/// Now, as RFC 3339 UTC to the millisecond: every time verity stores (runs, samples,
+/// observations, cache entries) comes from here, so stored times compare as strings.
+pub fn now_rfc3339() -> String {
+    let now = jiff::Timestamp::now();
+    now.round(jiff::Unit::Millisecond)
+        .unwrap_or(now)
+        .to_string()
+}
