@@ -23,6 +23,8 @@
 //! shards of a run into one ([`Store::merge_shards`]).
 
 mod cache;
+mod connection;
+mod kind;
 mod merge;
 
 use std::collections::HashSet;
