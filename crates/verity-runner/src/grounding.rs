@@ -15,7 +15,7 @@ use verity_model::{
     ChatMessage, GroundingMode, GroundingSpec, ResponseError, Role, ServerSpec, Suite, ToolCall,
 };
 
-use crate::RunError;
+use crate::{GroundingError, RunError};
 
 /// How long a server may take to start and answer the MCP handshake.
 pub(crate) const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
@@ -53,21 +53,20 @@ pub(crate) async fn start_servers(suite: &Suite) -> Result<HashMap<String, Groun
     for v in &suite.variants {
         let Some(g) = &v.grounding else { continue };
         let Some(spec) = suite.servers.get(&g.server) else {
-            return Err(RunError::Grounding(format!(
-                "variant `{}` is grounded on server `{}`, which the suite does not define in [servers]",
-                v.name, g.server
-            )));
+            return Err(GroundingError::UnknownServer {
+                variant: v.name.clone(),
+                server: g.server.clone(),
+            }
+            .into());
         };
         let server = match servers.get(&g.server) {
             Some(s) => s.clone(),
             None => {
                 let s = GroundingServer::start(&g.server, &spawnable(spec), STARTUP_TIMEOUT)
                     .await
-                    .map_err(|e| {
-                        RunError::Grounding(format!(
-                            "grounding server `{}` did not start: {e}",
-                            g.server
-                        ))
+                    .map_err(|e| GroundingError::Start {
+                        server: g.server.clone(),
+                        message: e.to_string(),
                     })?;
                 let s = Arc::new(s);
                 servers.insert(g.server.clone(), s.clone());
@@ -75,12 +74,12 @@ pub(crate) async fn start_servers(suite: &Suite) -> Result<HashMap<String, Groun
             }
         };
         if g.mode == GroundingMode::InjectTopK {
-            server.search_binding().map_err(|e| {
-                RunError::Grounding(format!(
-                    "grounding server `{}` cannot serve inject-top-k: {e}",
-                    g.server
-                ))
-            })?;
+            server
+                .search_binding()
+                .map_err(|e| GroundingError::NoSearch {
+                    server: g.server.clone(),
+                    message: e.to_string(),
+                })?;
         }
         let tools: Vec<(&str, &serde_json::Value)> = server
             .tools()

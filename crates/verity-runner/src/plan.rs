@@ -1,7 +1,7 @@
 use globset::Glob;
 use verity_model::{RunOptions, SampleKey, Shard, Suite};
 
-use crate::RunError;
+use crate::PlanError;
 
 /// What the user asked to run, beyond the suite.
 #[derive(Clone, Debug, Default)]
@@ -21,28 +21,27 @@ pub struct PlanOptions {
     pub shard: Option<Shard>,
 }
 
-/// A run ready to execute: the suite narrowed to what will run, and where its tasks are.
+/// A run ready to execute: the suite narrowed to what will run, its tasks in the store.
+///
+/// A plan is made by [`crate::prepare`] (a new run: the selected tasks are staged and commit
+/// with the run's row) or [`plan_from_run`] (a stored run to resume or retry). Either way the
+/// run's tasks are rows of the store under `run_id`, read back a page at a time, and
+/// `suite.tasks` is empty.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub run_id: String,
     pub suite_path: String,
-    /// The suite as it will run. Its `tasks` are the run's tasks unless `stored_tasks` says
-    /// they are already in the store.
+    /// The suite as it will run, without its tasks.
     pub suite: Suite,
     pub options: RunOptions,
-    /// `Some(n)`: the run's `n` tasks are rows of the store's `tasks` table under `run_id`
-    /// (staged while a large suite streamed in, or a stored run being resumed), and
-    /// `suite.tasks` is empty.
-    pub stored_tasks: Option<u64>,
+    /// How many tasks the run has in the store.
+    pub task_count: u64,
 }
 
 impl Plan {
-    pub fn task_count(&self) -> u64 {
-        self.stored_tasks.unwrap_or(self.suite.tasks.len() as u64)
-    }
-
+    /// Samples in all: tasks × variants × epochs.
     pub fn total(&self) -> u64 {
-        self.task_count() * self.suite.variants.len() as u64 * u64::from(self.suite.epochs)
+        self.task_count * self.suite.variants.len() as u64 * u64::from(self.suite.epochs)
     }
 }
 
@@ -74,8 +73,8 @@ pub fn new_run_id() -> String {
 }
 
 /// The plan of a stored run, to resume it or retry some of its samples: the stored suite is
-/// already narrowed to what the run covers, and its `stored` tasks stay in the store.
-pub fn plan_from_run(meta: &verity_model::RunMeta, stored: u64) -> Plan {
+/// already narrowed to what the run covers, and its `task_count` tasks stay in the store.
+pub fn plan_from_run(meta: &verity_model::RunMeta, task_count: u64) -> Plan {
     let mut suite = meta.suite.clone();
     suite.tasks = Vec::new();
     Plan {
@@ -83,7 +82,7 @@ pub fn plan_from_run(meta: &verity_model::RunMeta, stored: u64) -> Plan {
         suite_path: meta.suite_path.clone(),
         suite,
         options: meta.options.clone(),
-        stored_tasks: Some(stored),
+        task_count,
     }
 }
 
@@ -102,13 +101,12 @@ pub struct TaskFilter {
 
 impl TaskFilter {
     /// Checks the options against `suite` (its quick subset, the glob, the shard).
-    pub fn new(suite: &Suite, opts: &PlanOptions) -> Result<TaskFilter, RunError> {
+    pub fn new(suite: &Suite, opts: &PlanOptions) -> Result<TaskFilter, PlanError> {
         let quick = if opts.quick {
             if suite.quick.is_empty() {
-                return Err(RunError::Plan(format!(
-                    "suite `{}` declares no quick subset: add `quick = [\"task-id\", …]` to its suite.toml, or use --limit N",
-                    suite.name
-                )));
+                return Err(PlanError::NoQuickSubset {
+                    suite: suite.name.clone(),
+                });
             }
             Some(suite.quick.iter().cloned().collect())
         } else {
@@ -117,7 +115,10 @@ impl TaskFilter {
         let glob = match &opts.filter {
             Some(f) => Some(
                 Glob::new(f)
-                    .map_err(|e| RunError::Plan(format!("bad --filter glob `{f}`: {e}")))?
+                    .map_err(|e| PlanError::BadFilter {
+                        glob: f.clone(),
+                        message: e.to_string(),
+                    })?
                     .compile_matcher(),
             ),
             None => None,
@@ -125,11 +126,10 @@ impl TaskFilter {
         if let Some(sh) = opts.shard
             && (sh.count == 0 || sh.index >= sh.count)
         {
-            return Err(RunError::Plan(format!(
-                "bad shard {}/{}: K must be from 1 to N",
-                sh.index + 1,
-                sh.count
-            )));
+            return Err(PlanError::BadShard {
+                index: sh.index,
+                count: sh.count,
+            });
         }
         Ok(TaskFilter {
             quick,
@@ -158,36 +158,34 @@ impl TaskFilter {
     }
 }
 
-/// Narrows `suite` to the selected variants and fixes the epochs: everything about a plan
-/// except which tasks it takes. `suite.tasks` is left as it is.
-pub fn plan_variants(
-    mut suite: Suite,
-    suite_path: &str,
+/// Narrows `suite` to the selected variants and fixes its epochs, checking every option
+/// against it: everything about a plan except which tasks it takes, decided before any task
+/// is read. Returns the run's options and the filter that picks its tasks.
+pub fn narrow(
+    suite: &mut Suite,
     opts: &PlanOptions,
-) -> Result<(Plan, TaskFilter), RunError> {
+) -> Result<(RunOptions, TaskFilter), PlanError> {
     if !opts.variants.is_empty() {
         for name in &opts.variants {
             if suite.variant(name).is_none() {
-                let known: Vec<&str> = suite.variants.iter().map(|v| v.name.as_str()).collect();
-                return Err(RunError::Plan(format!(
-                    "no variant `{name}` in suite `{}` (it has: {})",
-                    suite.name,
-                    known.join(", ")
-                )));
+                return Err(PlanError::UnknownVariant {
+                    name: name.clone(),
+                    suite: suite.name.clone(),
+                    known: suite.variants.iter().map(|v| v.name.clone()).collect(),
+                });
             }
         }
         suite.variants.retain(|v| opts.variants.contains(&v.name));
     }
     if suite.variants.is_empty() {
-        return Err(RunError::Plan(format!(
-            "suite `{}` has no variant to run; add [[variants]] or pass --provider",
-            suite.name
-        )));
+        return Err(PlanError::NoVariant {
+            suite: suite.name.clone(),
+        });
     }
-    let filter = TaskFilter::new(&suite, opts)?;
+    let filter = TaskFilter::new(suite, opts)?;
     if let Some(e) = opts.epochs {
         if e == 0 {
-            return Err(RunError::Plan("--epochs must be at least 1".into()));
+            return Err(PlanError::ZeroEpochs);
         }
         suite.epochs = e;
     }
@@ -200,138 +198,5 @@ pub fn plan_variants(
         variants: suite.variants.iter().map(|v| v.name.clone()).collect(),
         shard: opts.shard,
     };
-    let plan = Plan {
-        run_id: new_run_id(),
-        suite_path: suite_path.to_owned(),
-        suite,
-        options,
-        stored_tasks: None,
-    };
-    Ok((plan, filter))
-}
-
-/// The error when a selection leaves nothing to run.
-pub fn no_task_error() -> RunError {
-    RunError::Plan("no task to run (check --filter / --limit / --shard)".into())
-}
-
-/// Narrows `suite` (tasks in memory) to the selected variants and tasks and fixes the epochs.
-pub fn plan(suite: Suite, suite_path: &str, opts: &PlanOptions) -> Result<Plan, RunError> {
-    let (mut plan, mut filter) = plan_variants(suite, suite_path, opts)?;
-    plan.suite.tasks.retain(|t| filter.accept(&t.id));
-    if plan.suite.tasks.is_empty() {
-        return Err(no_task_error());
-    }
-    Ok(plan)
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-
-    use verity_model::{OutcomeRule, ProviderSpec, Task, Variant};
-
-    use super::*;
-
-    fn suite(n: usize) -> Suite {
-        Suite {
-            quick: Vec::new(),
-            name: "s".into(),
-            description: None,
-            tasks: (0..n).map(|i| Task::prompt(format!("t{i}"), "p")).collect(),
-            variants: vec![Variant {
-                name: "v".into(),
-                provider: ProviderSpec {
-                    kind: "mock".into(),
-                    ..ProviderSpec::default()
-                },
-                params: Default::default(),
-                prompt: None,
-                system: None,
-                grounding: None,
-            }],
-            scorers: vec![],
-            outcome: OutcomeRule::default(),
-            epochs: 2,
-            coverage: BTreeMap::new(),
-            servers: BTreeMap::new(),
-            compare: vec![],
-            report: Default::default(),
-            content_hash: "h".into(),
-        }
-    }
-
-    #[test]
-    fn shards_partition_the_tasks() {
-        let mut seen = Vec::new();
-        for index in 0..3 {
-            let opts = PlanOptions {
-                shard: Some(Shard { index, count: 3 }),
-                ..PlanOptions::default()
-            };
-            let p = plan(suite(10), "x", &opts).unwrap();
-            assert_eq!(p.total(), p.suite.tasks.len() as u64 * 2);
-            seen.extend(p.suite.tasks.iter().map(|t| t.id.clone()));
-        }
-        seen.sort();
-        let mut all: Vec<String> = (0..10).map(|i| format!("t{i}")).collect();
-        all.sort();
-        assert_eq!(seen, all);
-        let bad = PlanOptions {
-            shard: Some(Shard { index: 3, count: 3 }),
-            ..PlanOptions::default()
-        };
-        assert!(plan(suite(10), "x", &bad).is_err());
-    }
-
-    #[test]
-    fn quick_takes_the_declared_subset_in_suite_order() {
-        let opts = PlanOptions {
-            quick: true,
-            ..PlanOptions::default()
-        };
-        let err = plan(suite(5), "x", &opts).unwrap_err().to_string();
-        assert!(err.contains("declares no quick subset"), "{err}");
-        let mut s = suite(5);
-        s.quick = vec!["t3".into(), "t1".into()];
-        let p = plan(s, "x", &opts).unwrap();
-        let ids: Vec<&str> = p.suite.tasks.iter().map(|t| t.id.as_str()).collect();
-        assert_eq!(ids, ["t1", "t3"]);
-        assert!(p.options.quick);
-    }
-
-    #[test]
-    fn filter_limit_and_epochs() {
-        let opts = PlanOptions {
-            filter: Some("t1*".into()),
-            limit: Some(1),
-            epochs: Some(3),
-            ..PlanOptions::default()
-        };
-        let p = plan(suite(12), "x", &opts).unwrap();
-        assert_eq!(p.suite.tasks.len(), 1);
-        assert_eq!(p.total(), 3);
-        assert!(
-            plan(
-                suite(2),
-                "x",
-                &PlanOptions {
-                    epochs: Some(0),
-                    ..PlanOptions::default()
-                }
-            )
-            .is_err()
-        );
-        assert!(
-            plan(
-                suite(2),
-                "x",
-                &PlanOptions {
-                    variants: vec!["nope".into()],
-                    ..PlanOptions::default()
-                }
-            )
-            .is_err()
-        );
-    }
+    Ok((options, filter))
 }

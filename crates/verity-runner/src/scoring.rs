@@ -8,7 +8,7 @@ use verity_model::{
 };
 use verity_store::Store;
 
-use crate::RunError;
+use crate::{PlanError, RunError};
 
 /// A suite's scorers, built once, split by scope, with its outcome rule.
 pub struct Scorers {
@@ -37,13 +37,10 @@ impl Scorers {
         let mut sample = Vec::new();
         let mut group = Vec::new();
         for spec in &suite.scorers {
-            let s = verity_oracles::build(spec).map_err(|i| {
-                RunError::Plan(format!(
-                    "scorer `{}` ({}): {}",
-                    spec.instance_name(),
-                    spec.source,
-                    i.message
-                ))
+            let s = verity_oracles::build(spec).map_err(|i| PlanError::Scorer {
+                name: spec.instance_name().to_owned(),
+                at: spec.source.to_string(),
+                message: i.message,
             })?;
             if s.scope() == Scope::Sample {
                 sample.push(s)
@@ -220,10 +217,10 @@ pub fn rescore(
     let mut fresh: Vec<SampleRecord> = Vec::with_capacity(old.len());
     for s in &old {
         let Some(task) = tasks.get(s.key.task_id.as_str()) else {
-            return Err(RunError::Plan(format!(
-                "stored sample {} has no task in the suite",
-                s.key
-            )));
+            return Err(PlanError::MissingTask {
+                key: s.key.to_string(),
+            }
+            .into());
         };
         let (scores, outcome) = score_sample(&scorers, task, &s.response);
         fresh.push(SampleRecord {

@@ -7,13 +7,15 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use tokio::sync::watch;
-use verity_model::{ProviderError, ProviderErrorKind};
+use verity_model::{ErrorKind, ProviderError, ProviderErrorKind};
+
+use crate::WriterError;
 
 /// What stopped a run early.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
     /// A commit failed (a full disk, an I/O error, a database locked past the busy timeout).
-    Store(String),
+    Store(WriterError),
     /// The provider rejected the credentials: every call would fail alike.
     Provider {
         variant: String,
@@ -55,6 +57,16 @@ impl std::fmt::Display for Stop {
     }
 }
 
+impl Stop {
+    /// The kind of failure that stopped the run: the store's, or the provider's.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Stop::Store(e) => e.kind(),
+            Stop::Provider { .. } | Stop::Unreachable { .. } => ErrorKind::Provider,
+        }
+    }
+}
+
 /// When a provider's errors stop a run: plain data, like [`crate::RetryPolicy`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FailFast {
@@ -74,11 +86,11 @@ impl Default for FailFast {
 
 /// The run's first fatal failure, shared by the samples, the writer and the scheduler.
 #[derive(Debug)]
-pub(crate) struct Failure(watch::Sender<Option<Stop>>);
+pub(crate) struct FirstStop(watch::Sender<Option<Stop>>);
 
-impl Failure {
+impl FirstStop {
     pub(crate) fn new() -> Self {
-        Failure(watch::channel(None).0)
+        FirstStop(watch::channel(None).0)
     }
 
     /// Records `stop` unless a failure was recorded before; true when this one is the first.
@@ -223,10 +235,13 @@ mod tests {
 
     #[test]
     fn the_first_failure_wins() {
-        let f = Failure::new();
+        let f = FirstStop::new();
         assert!(!f.is_raised());
-        assert!(f.raise(Stop::Store("disk full".into())));
-        assert!(!f.raise(Stop::Store("later".into())));
-        assert_eq!(f.get(), Some(Stop::Store("disk full".into())));
+        assert!(f.raise(Stop::Store(WriterError::Commit("disk full".into()))));
+        assert!(!f.raise(Stop::Store(WriterError::Commit("later".into()))));
+        assert_eq!(
+            f.get(),
+            Some(Stop::Store(WriterError::Commit("disk full".into())))
+        );
     }
 }

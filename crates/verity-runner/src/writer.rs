@@ -9,18 +9,18 @@
 //! - **Committed before reported.** A sample's `SampleFinished` event is sent by this thread
 //!   after its transaction commits, never before: progress counts stored samples.
 //! - **Stop at the first error.** A failed commit (a full disk, an I/O error) is raised at once
-//!   through [`Failure`], which the engine watches to stop scheduling; the writer stores
+//!   through [`FirstStop`], which the engine watches to stop scheduling; the writer stores
 //!   nothing after it and counts what it dropped, so the run can say exactly what is stored.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use tokio::sync::mpsc;
 use verity_store::{Store, Write};
 
+use crate::WriterError;
 use crate::engine::RunEvent;
-use crate::stop::{Failure, Stop};
+use crate::stop::{FirstStop, Stop};
 
 /// How many samples may wait for the writer; when the queue is full, finished samples wait.
 pub(crate) const QUEUE: usize = 1024;
@@ -32,14 +32,14 @@ pub(crate) enum Msg {
     /// Writes that commit together, and the event that announces them once they have.
     Writes(Vec<Write>, Option<RunEvent>),
     /// Reply once everything sent before has been committed.
-    Flush(tokio::sync::oneshot::Sender<Result<(), String>>),
+    Flush(tokio::sync::oneshot::Sender<Result<(), WriterError>>),
 }
 
 /// What the writer did, once it has stopped.
 #[derive(Debug, Default)]
 pub(crate) struct WriterReport {
     /// The first commit that failed.
-    pub(crate) error: Option<String>,
+    pub(crate) error: Option<WriterError>,
     /// Finished samples that were not stored because of it.
     pub(crate) dropped_samples: u64,
 }
@@ -50,21 +50,13 @@ pub(crate) struct Writer {
 }
 
 impl Writer {
-    /// Starts the writer thread on its own connection to `path`. Events of committed samples
-    /// go to `events`; the first failure is raised on `failure`.
+    /// Starts the writer thread on `store`, its own connection to the run's database (see
+    /// [`Store::sibling`]). Events of committed samples go to `events`; the first failure is
+    /// raised on `failure`.
     pub(crate) fn spawn(
-        path: &Path,
-        events: mpsc::UnboundedSender<RunEvent>,
-        failure: Arc<Failure>,
-    ) -> Result<Writer, verity_store::StoreError> {
-        let store = Store::open(path)?;
-        Writer::spawn_on(store, events, failure)
-    }
-
-    pub(crate) fn spawn_on(
         mut store: Store,
         events: mpsc::UnboundedSender<RunEvent>,
-        failure: Arc<Failure>,
+        failure: Arc<FirstStop>,
     ) -> Result<Writer, verity_store::StoreError> {
         let path = store.path().to_owned();
         let (tx, mut rx) = mpsc::channel::<Msg>(QUEUE);
@@ -103,9 +95,9 @@ impl Writer {
                                 }
                             }
                             Err(e) => {
-                                let message = e.to_string();
-                                failure.raise(Stop::Store(message.clone()));
-                                report.error = Some(message);
+                                let error = WriterError::Commit(e.to_string());
+                                failure.raise(Stop::Store(error.clone()));
+                                report.error = Some(error);
                                 report.dropped_samples += samples;
                             }
                         }
@@ -129,28 +121,27 @@ impl Writer {
         &self,
         writes: Vec<Write>,
         done: Option<RunEvent>,
-    ) -> Result<(), String> {
+    ) -> Result<(), WriterError> {
         match &self.tx {
             Some(tx) => tx
                 .send(Msg::Writes(writes, done))
                 .await
-                .map_err(|_| "the writer thread has stopped".to_owned()),
-            None => Err("the writer is closed".into()),
+                .map_err(|_| WriterError::Stopped),
+            None => Err(WriterError::Closed),
         }
     }
 
     /// Waits until everything sent so far is committed.
-    pub(crate) async fn flush(&self) -> Result<(), String> {
+    pub(crate) async fn flush(&self) -> Result<(), WriterError> {
         let (ack, done) = tokio::sync::oneshot::channel();
         match &self.tx {
             Some(tx) => tx
                 .send(Msg::Flush(ack))
                 .await
-                .map_err(|_| "the writer thread has stopped".to_owned())?,
-            None => return Err("the writer is closed".into()),
+                .map_err(|_| WriterError::Stopped)?,
+            None => return Err(WriterError::Closed),
         }
-        done.await
-            .map_err(|_| "the writer thread has stopped".to_owned())?
+        done.await.map_err(|_| WriterError::Stopped)?
     }
 
     /// Commits what is queued, stops the thread and says how it went.
@@ -159,7 +150,7 @@ impl Writer {
         match self.handle.take().map(|h| h.join()) {
             Some(Ok(report)) => report,
             Some(Err(_)) => WriterReport {
-                error: Some("the writer thread panicked".into()),
+                error: Some(WriterError::Panicked),
                 dropped_samples: 0,
             },
             None => WriterReport::default(),

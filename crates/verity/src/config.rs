@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::Failure;
+use crate::CliError;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -96,7 +96,7 @@ pub struct PriceConfig {
 
 impl Config {
     /// Finds and reads the configuration; no file is an empty configuration.
-    pub fn load(explicit: Option<&Path>) -> Result<Config, Failure> {
+    pub fn load(explicit: Option<&Path>) -> Result<Config, CliError> {
         let path = match explicit {
             Some(p) => Some(p.to_owned()),
             None => match std::env::var_os("VERITY_CONFIG").filter(|v| !v.is_empty()) {
@@ -108,13 +108,13 @@ impl Config {
             return Ok(Config::default());
         };
         let text = std::fs::read_to_string(&path).map_err(|e| {
-            Failure::usage(format!(
+            CliError::usage(format!(
                 "cannot read the configuration {}: {e}",
                 path.display()
             ))
         })?;
-        let mut c =
-            Config::parse(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+        let mut c = Config::parse(&text)
+            .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))?;
         c.source = Some(path);
         Ok(c)
     }

@@ -9,6 +9,8 @@
 //! | 3 | infrastructure error: the store could not be read or written (a run stops at the first failed commit), a file could not be written, the provider refused the key or never answered, every sample errored, the run engine failed |
 //! | 130 | interrupted (Ctrl-C): the run stopped early; everything finished is stored and `verity run --resume` can continue it |
 
+use verity_model::ErrorKind;
+
 /// Success.
 pub const OK: u8 = 0;
 /// A gate judged the results not good enough.
@@ -31,3 +33,54 @@ pub const TABLE: &[(u8, &str)] = &[
     (INFRA, "infrastructure error (store, file system, engine)"),
     (INTERRUPTED, "interrupted; finished samples are stored"),
 ];
+
+/// The exit code of a failure of `kind`: the one table from error kinds to codes. What the
+/// user must fix (the request, the suite, a name, the configuration, a refusal to start) is
+/// [`USAGE`], and nothing was run; what failed around them is [`INFRA`].
+pub fn code(kind: ErrorKind) -> u8 {
+    match kind {
+        ErrorKind::Usage
+        | ErrorKind::Suite
+        | ErrorKind::NotFound
+        | ErrorKind::Config
+        | ErrorKind::Refused => USAGE,
+        ErrorKind::Store | ErrorKind::Io | ErrorKind::Provider | ErrorKind::Internal => INFRA,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `docs/exit-codes.md` lists every error kind in the row of the code it maps to.
+    #[test]
+    fn the_documented_kinds_match_the_table() {
+        let doc = include_str!("../../../docs/exit-codes.md");
+        let kinds_table = doc
+            .split("## Error kinds")
+            .nth(1)
+            .expect("docs/exit-codes.md has an `## Error kinds` section");
+        for kind in ErrorKind::ALL {
+            let row = kinds_table
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{}` |", kind.as_str())))
+                .unwrap_or_else(|| panic!("docs/exit-codes.md lacks a row for kind `{kind}`"));
+            let documented: u8 = row
+                .split('|')
+                .nth(2)
+                .and_then(|c| c.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no exit code in the row `{row}`"));
+            assert_eq!(documented, code(kind), "kind `{kind}`: {row}");
+        }
+        let rows = kinds_table.lines().filter(|l| l.starts_with("| `")).count();
+        assert_eq!(rows, ErrorKind::ALL.len(), "one row per kind, no more");
+    }
+
+    /// Every kind maps to a failure code, never to success, a gate or an interruption.
+    #[test]
+    fn every_kind_is_a_failure() {
+        for kind in ErrorKind::ALL {
+            assert!(matches!(code(kind), USAGE | INFRA), "{kind}");
+        }
+    }
+}

@@ -12,55 +12,69 @@ mod progress;
 use std::process::ExitCode;
 
 use clap::Parser;
+use verity_model::ErrorKind;
 
-/// An error that ends the command with a specific exit code and message.
+/// An error that ends the command: what kind of failure it is (the exit code follows from
+/// it, [`exit::code`]) and what to tell the user.
 #[derive(Debug)]
-pub struct Failure {
-    pub code: u8,
+pub struct CliError {
+    pub kind: ErrorKind,
     pub message: String,
 }
 
-impl Failure {
+impl CliError {
+    pub fn new(kind: ErrorKind, m: impl Into<String>) -> Self {
+        CliError {
+            kind,
+            message: m.into(),
+        }
+    }
+
+    /// A bad flag or request.
     pub fn usage(m: impl Into<String>) -> Self {
-        Failure {
-            code: exit::USAGE,
-            message: m.into(),
-        }
+        CliError::new(ErrorKind::Usage, m)
     }
-    pub fn infra(m: impl Into<String>) -> Self {
-        Failure {
-            code: exit::INFRA,
-            message: m.into(),
-        }
+
+    /// A file outside the store could not be read or written.
+    pub fn io(m: impl Into<String>) -> Self {
+        CliError::new(ErrorKind::Io, m)
     }
-    /// An already-printed failure (diagnostics were rendered) that only sets the exit code.
-    pub fn silent(code: u8) -> Self {
-        Failure {
-            code,
-            message: String::new(),
-        }
+
+    /// An already-printed failure (diagnostics were rendered): only its kind remains.
+    pub fn silent(kind: ErrorKind) -> Self {
+        CliError::new(kind, String::new())
     }
 }
 
-impl From<verity_store::StoreError> for Failure {
-    fn from(e: verity_store::StoreError) -> Self {
-        use verity_store::StoreError as E;
-        match e {
-            E::NoSuchRun(_) | E::AmbiguousRun { .. } => Failure::usage(e.to_string()),
-            other => Failure::infra(other.to_string()),
+/// Library errors convert with `?`, keeping the kind they say they are.
+macro_rules! from_kinded {
+    ($($t:ty => $kind:ident),* $(,)?) => {$(
+        impl From<$t> for CliError {
+            fn from(e: $t) -> Self {
+                CliError::new(e.$kind(), e.to_string())
+            }
         }
-    }
+    )*};
+}
+
+from_kinded! {
+    verity_store::StoreError => kind,
+    verity_runner::RunError => kind,
+    verity_runner::PlanError => kind,
+    verity_runner::PrepareError => kind,
+    verity_model::ProviderError => error_kind,
+    verity_local::ModelStoreError => kind,
 }
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     match commands::dispatch(cli) {
         Ok(code) => ExitCode::from(code),
-        Err(f) => {
-            if !f.message.is_empty() {
-                eprintln!("error: {}", f.message);
+        Err(e) => {
+            if !e.message.is_empty() {
+                eprintln!("error: {}", e.message);
             }
-            ExitCode::from(f.code)
+            ExitCode::from(exit::code(e.kind))
         }
     }
 }

@@ -8,8 +8,8 @@ use std::time::Duration;
 use serde_json::json;
 use verity_model::*;
 use verity_runner::{
-    Budget, CacheMode, Execution, LimitSpec, PlanOptions, Prices, RetryPolicy, RunEvent, Shutdown,
-    execute, plan,
+    Budget, CacheMode, Execution, LimitSpec, PlanOptions, Prices, RetryPolicy, RunEvent,
+    RunRequest, Shutdown, execute,
 };
 use verity_store::Store;
 use verity_testkit::{FakeServer, Fault};
@@ -117,10 +117,10 @@ async fn run_with(
 ) -> Ran {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.db");
-    let p = plan(
+    let p = plan_in(
+        &db,
         s,
-        "mem",
-        &PlanOptions {
+        PlanOptions {
             concurrency,
             ..PlanOptions::default()
         },
@@ -160,22 +160,24 @@ async fn run_with(
         }
         evs
     });
-    let summary = execute(Execution {
-        plan: p,
-        providers,
-        store_path: db.clone(),
-        retry,
-        fail_fast: verity_runner::FailFast::default(),
-        call_timeout: Some(Duration::from_secs(10)),
-        resume: false,
-        only: None,
-        cache: knobs.cache.unwrap_or(CacheMode::Off),
-        limits,
-        budget: Arc::new(knobs.budget.unwrap_or_default()),
-        prices: Prices::with_overrides(&BTreeMap::new()),
-        events: tx,
-        shutdown,
-    })
+    let summary = execute(
+        Execution {
+            plan: p,
+            providers,
+            retry,
+            fail_fast: verity_runner::FailFast::default(),
+            call_timeout: Some(Duration::from_secs(10)),
+            resume: false,
+            only: None,
+            cache: knobs.cache.unwrap_or(CacheMode::Off),
+            limits,
+            budget: Arc::new(knobs.budget.unwrap_or_default()),
+            prices: Prices::with_overrides(&BTreeMap::new()),
+            events: tx,
+            shutdown,
+        },
+        &mut Store::open(&db).unwrap(),
+    )
     .await
     .unwrap();
     let events = collector.await.unwrap();
@@ -531,10 +533,10 @@ async fn cache_live_then_replay_calls_no_model() {
     let go = |s: Suite, mode: CacheMode| {
         let db = db.clone();
         async move {
-            let p = plan(
+            let p = plan_in(
+                &db,
                 s,
-                "mem",
-                &PlanOptions {
+                PlanOptions {
                     concurrency: 2,
                     ..PlanOptions::default()
                 },
@@ -552,22 +554,24 @@ async fn cache_live_then_replay_calls_no_model() {
                 })
                 .collect();
             let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
-            execute(Execution {
-                plan: p,
-                providers,
-                store_path: db,
-                retry: fast_retry(),
-                fail_fast: verity_runner::FailFast::default(),
-                call_timeout: Some(Duration::from_secs(10)),
-                resume: false,
-                only: None,
-                cache: mode,
-                limits: HashMap::new(),
-                budget: Arc::new(Budget::default()),
-                prices: Prices::default(),
-                events: tx,
-                shutdown: Shutdown::new(),
-            })
+            execute(
+                Execution {
+                    plan: p,
+                    providers,
+                    retry: fast_retry(),
+                    fail_fast: verity_runner::FailFast::default(),
+                    call_timeout: Some(Duration::from_secs(10)),
+                    resume: false,
+                    only: None,
+                    cache: mode,
+                    limits: HashMap::new(),
+                    budget: Arc::new(Budget::default()),
+                    prices: Prices::default(),
+                    events: tx,
+                    shutdown: Shutdown::new(),
+                },
+                &mut Store::open(&db).unwrap(),
+            )
             .await
             .unwrap()
         }
@@ -777,22 +781,24 @@ async fn execute_at(
         evs
     });
     let providers = HashMap::from([("v".to_owned(), provider)]);
-    let result = execute(Execution {
-        plan: p,
-        providers,
-        store_path: db.to_owned(),
-        retry: fast_retry(),
-        fail_fast: verity_runner::FailFast::default(),
-        call_timeout: Some(Duration::from_secs(10)),
-        resume,
-        only: None,
-        cache: CacheMode::Off,
-        limits: HashMap::new(),
-        budget: Arc::new(Budget::default()),
-        prices: Prices::with_overrides(&BTreeMap::new()),
-        events: tx,
-        shutdown: Shutdown::new(),
-    })
+    let result = execute(
+        Execution {
+            plan: p,
+            providers,
+            retry: fast_retry(),
+            fail_fast: verity_runner::FailFast::default(),
+            call_timeout: Some(Duration::from_secs(10)),
+            resume,
+            only: None,
+            cache: CacheMode::Off,
+            limits: HashMap::new(),
+            budget: Arc::new(Budget::default()),
+            prices: Prices::with_overrides(&BTreeMap::new()),
+            events: tx,
+            shutdown: Shutdown::new(),
+        },
+        &mut Store::open(db).unwrap(),
+    )
     .await;
     (result, collector.await.unwrap())
 }
@@ -824,10 +830,10 @@ async fn a_failed_commit_stops_the_run_and_resume_sends_only_what_is_missing() {
     .unwrap();
     let n = 600u64;
     let s = suite(n as usize, mock(0), vec![scorer("equals", json!({}))], 1);
-    let p = plan(
+    let p = plan_in(
+        &db,
         s,
-        "mem",
-        &PlanOptions {
+        PlanOptions {
             concurrency: 8,
             ..PlanOptions::default()
         },
@@ -841,7 +847,7 @@ async fn a_failed_commit_stops_the_run_and_resume_sends_only_what_is_missing() {
         other => panic!("expected a stopped run, got {other:?}"),
     };
     assert!(
-        matches!(&stopped.stop, verity_runner::Stop::Store(m) if m.contains("injected write error")),
+        matches!(&stopped.stop, verity_runner::Stop::Store(m) if m.to_string().contains("injected write error")),
         "{:?}",
         stopped.stop
     );
@@ -907,10 +913,10 @@ async fn a_writer_slower_than_the_provider_holds_the_provider_back() {
     let n = 6000u64;
     let concurrency = 16u64;
     let s = suite(n as usize, mock(0), vec![], 1);
-    let p = plan(
+    let p = plan_in(
+        &db,
         s,
-        "mem",
-        &PlanOptions {
+        PlanOptions {
             concurrency: concurrency as usize,
             ..PlanOptions::default()
         },
@@ -959,4 +965,23 @@ async fn a_writer_slower_than_the_provider_holds_the_provider_back() {
         at_release < n,
         "the provider answered every sample while the store was locked: no back-pressure"
     );
+}
+
+/// A run of `s` prepared in the database at `db`: its tasks staged and committed with its row,
+/// as `verity run` prepares one.
+fn plan_in(
+    db: &std::path::Path,
+    s: Suite,
+    options: PlanOptions,
+) -> Result<verity_runner::Plan, verity_runner::PrepareError> {
+    let mut store = Store::open(db)?;
+    verity_runner::prepare_suite(
+        s,
+        "mem",
+        &RunRequest {
+            options,
+            ..RunRequest::default()
+        },
+        &mut store,
+    )
 }

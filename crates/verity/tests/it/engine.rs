@@ -114,6 +114,17 @@ fn kill_and_resume_repeatedly_loses_and_duplicates_nothing() {
 
 #[test]
 fn retry_failed_reruns_only_errored_samples() {
+    retry_failed_samples(false);
+}
+
+/// A retry of a rescored run stores its verdicts under the run's newest scoring, the one
+/// reports read: under the first one, every retried sample would still show as an error.
+#[test]
+fn retry_after_a_rescore_stores_under_the_newest_scoring() {
+    retry_failed_samples(true);
+}
+
+fn retry_failed_samples(rescore_first: bool) {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(verity_testkit::FakeServer::start());
     let dir = tempfile::tempdir().unwrap();
@@ -160,6 +171,11 @@ fn retry_failed_reruns_only_errored_samples() {
             .count()
     };
     assert_eq!(errors(&before), 3);
+    if rescore_first {
+        let out = run_ok(verity(dir.path()).args(["rescore", "latest", "--db", "v.db"]));
+        assert!(stdout(&out).contains("scoring 2"), "{}", stdout(&out));
+        assert_eq!(errors(&report(dir.path())), 3);
+    }
     let requests = server.stats().requests;
     let out = verity(dir.path())
         .args(["retry", "latest", "--failed", "--quiet", "--db", "v.db"])

@@ -1,0 +1,165 @@
+//! One file per subcommand, glue only: each parses nothing (clap did), calls the library
+//! crates, prints, and returns an exit code or a [`CliError`] whose kind decides the code.
+
+mod cache;
+mod check;
+mod execute;
+mod gate;
+mod list;
+mod mcp;
+mod merge;
+mod model;
+mod observations;
+mod report;
+mod report_files;
+mod rescore;
+mod retry;
+mod run;
+mod runs;
+mod symbols;
+mod validate;
+
+use std::io::Write as _;
+use std::path::Path;
+
+use verity_model::{ErrorKind, Suite};
+use verity_store::Store;
+
+use crate::cli::{CheckCommand, Cli, ColorChoice, Command, Format, McpCommand};
+use crate::config::Config;
+use crate::{CliError, exit};
+use cache::cache;
+use check::check_swift;
+use list::list;
+use mcp::mcp_serve;
+use merge::merge;
+use model::model;
+use observations::observations;
+use report::report;
+use rescore::rescore;
+use retry::retry;
+use run::run;
+use runs::runs;
+use symbols::symbols;
+use validate::validate;
+
+pub fn dispatch(cli: Cli) -> Result<u8, CliError> {
+    let config = Config::load(cli.config.as_deref())?;
+    match cli.command {
+        Command::Run(a) => run(*a, &config),
+        Command::Validate(a) => validate(a),
+        Command::List(a) => list(a),
+        Command::Report(a) => report(a, &config),
+        Command::Runs(a) => runs(a, &config),
+        Command::Rescore(a) => rescore(a, &config),
+        Command::Retry(a) => retry(a, &config),
+        Command::Merge(a) => merge(a, &config),
+        Command::Cache(c) => cache(c, &config),
+        Command::Observations(c) => observations(c, &config),
+        Command::Mcp(McpCommand::Serve(a)) => mcp_serve(a),
+        Command::Check(CheckCommand::Swift(a)) => check_swift(a),
+        Command::Symbols(c) => symbols(c),
+        Command::Model(c) => model(c),
+        Command::ExitCodes => {
+            for (code, what) in exit::TABLE {
+                println!("{code:>4}  {what}");
+            }
+            Ok(exit::OK)
+        }
+    }
+}
+
+pub(super) fn use_color(c: ColorChoice, tty: bool) -> bool {
+    match c {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// Loads a suite, printing its warnings; on errors prints every diagnostic and fails with the
+/// usage exit code.
+pub(super) fn load_suite(path: &Path, color: bool) -> Result<Suite, CliError> {
+    match verity_suite::load(path) {
+        Ok(loaded) => {
+            for w in &loaded.warnings {
+                eprintln!("{}", w.render(color));
+            }
+            Ok(loaded.suite)
+        }
+        Err(diags) => {
+            eprintln!("{}", diags.render(color));
+            Err(CliError::silent(ErrorKind::Suite))
+        }
+    }
+}
+
+pub(super) fn table_options(color: bool) -> verity_report::TableOptions {
+    verity_report::TableOptions {
+        color,
+        width: 100,
+        max_failures: 20,
+    }
+}
+
+pub(super) fn render(view: &verity_report::RunView, fmt: Format, color: bool) -> String {
+    match fmt {
+        Format::Table => verity_report::render_table(view, &table_options(color)),
+        Format::Json => {
+            let mut s =
+                serde_json::to_string_pretty(&verity_report::to_json(view)).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        Format::Md => verity_report::render_markdown(view),
+    }
+}
+
+pub(super) fn write_out(text: &str, out: Option<&Path>) -> Result<(), CliError> {
+    match out {
+        Some(p) => {
+            if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| CliError::io(format!("cannot create {}: {e}", dir.display())))?;
+            }
+            std::fs::write(p, text)
+                .map_err(|e| CliError::io(format!("cannot write {}: {e}", p.display())))
+        }
+        None => {
+            let mut so = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error worth reporting.
+            let _ = so.write_all(text.as_bytes());
+            Ok(())
+        }
+    }
+}
+
+/// Opens an existing database; a missing one is a usage error.
+pub(super) fn open_existing(db: &Path) -> Result<Store, CliError> {
+    require_db(db)?;
+    Ok(Store::open(db)?)
+}
+
+/// A missing database is a usage error for commands that need one.
+pub(super) fn require_db(db: &Path) -> Result<(), CliError> {
+    if is_missing(db) {
+        return Err(CliError::usage(format!(
+            "no database at {} (pass --db, or run `verity run` first)",
+            db.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether nothing is at `db`. A path that cannot be looked at (a directory on the way is
+/// not searchable) is not missing: opening it says why it cannot be read.
+pub(super) fn is_missing(db: &Path) -> bool {
+    matches!(db.try_exists(), Ok(false))
+}
+
+/// [`open_existing`] for commands that only read: opened read-only, so they work on a
+/// read-only mount and can change nothing.
+pub(super) fn open_existing_read_only(db: &Path) -> Result<Store, CliError> {
+    require_db(db)?;
+    Ok(Store::open_read_only(db)?)
+}

@@ -1,0 +1,155 @@
+//! `verity run`: a new run of a suite, or the rest of an interrupted one (`--resume`).
+
+use std::io::IsTerminal;
+use std::path::Path;
+
+use verity_model::{ErrorKind, RunStatus, Shard};
+use verity_runner::{CacheMode, Overrides, PlanOptions, PrepareError, RunRequest};
+use verity_store::Store;
+
+use super::execute::{Output, exec_settings, execute_plan};
+use super::gate::gate;
+use super::{open_existing, use_color};
+use crate::cli::RunArgs;
+use crate::config::Config;
+use crate::{CliError, exit};
+
+pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
+    let err_tty = std::io::stderr().is_terminal();
+    let color = use_color(a.color, err_tty);
+    if let Some(r) = a.fail_under
+        && !(0.0..=1.0).contains(&r)
+    {
+        return Err(CliError::usage(format!(
+            "--fail-under takes a fraction from 0 to 1, got {r}"
+        )));
+    }
+    let mut settings = exec_settings(&a.exec, a.concurrency, config)?;
+    if a.provider.as_deref() == Some("replay") {
+        if a.exec.cache.as_deref().is_some_and(|c| c != "replay") {
+            return Err(CliError::usage(
+                "--provider replay answers from the cache only; it cannot be combined with another --cache mode",
+            ));
+        }
+        settings.cache = CacheMode::Replay;
+    }
+    let db = a.db.path(config);
+    // The run's one handle on its database: preparing, estimating, executing, reporting and
+    // the gate all go through it.
+    let (mut store, plan, resume) = match (&a.resume, &a.suite) {
+        (Some(run), _) => {
+            let store = open_existing(&db)?;
+            let id = store.resolve_run(run)?;
+            let meta = store.load_run_meta(&id)?;
+            if meta.status == RunStatus::Completed {
+                eprintln!("run {id} is already complete; nothing to resume");
+                return Ok(exit::OK);
+            }
+            let mut plan = verity_runner::plan_from_run(&meta, store.task_count(&id)?);
+            plan.options.concurrency = settings.concurrency;
+            (store, plan, true)
+        }
+        (None, Some(path)) => {
+            let mut store = Store::open(&db)?;
+            let plan = prepare(path, &a, settings.concurrency, &mut store, color)?;
+            (store, plan, false)
+        }
+        (None, None) => return Err(CliError::usage("name a suite to run, or --resume RUN")),
+    };
+    let run_id = plan.run_id.clone();
+    let result = execute_plan(
+        plan,
+        settings,
+        config,
+        &mut store,
+        resume,
+        None,
+        Output {
+            quiet: a.quiet,
+            color: a.color,
+            err_tty,
+            format: a.format,
+            out: a.out.clone(),
+            force: a.force,
+        },
+    );
+    if result.is_err() && !resume {
+        // A run that failed before it started (a missing key, a refused budget) leaves
+        // nothing behind; one with any result stays, resumable.
+        let _ = store.discard_unstarted_run(&run_id);
+    }
+    let code = result?;
+    if code != exit::OK {
+        return Ok(code);
+    }
+    gate(&store, &run_id, None, a.fail_under)
+}
+
+/// Prepares a new run of the suite at `path` in `store` ([`verity_runner::prepare`]), printing
+/// the suite's warnings, or its diagnostics when it does not load.
+fn prepare(
+    path: &Path,
+    a: &RunArgs,
+    concurrency: usize,
+    store: &mut Store,
+    color: bool,
+) -> Result<verity_runner::Plan, CliError> {
+    let request = RunRequest {
+        options: PlanOptions {
+            variants: a.variants.clone(),
+            epochs: a.epochs,
+            limit: a.limit,
+            filter: a.filter.clone(),
+            quick: a.quick,
+            concurrency,
+            shard: a.shard.as_deref().map(parse_shard).transpose()?,
+        },
+        overrides: Overrides {
+            provider: a.provider.clone(),
+            model: a.model.clone(),
+            base_url: a.base_url.clone(),
+            api_key_env: a.api_key_env.clone(),
+            command: a.command.clone(),
+            scorers: a.scorers.clone(),
+        },
+    };
+    let prepared = match verity_runner::prepare(path, &request, store) {
+        Ok(p) => p,
+        Err(PrepareError::Suite(diags)) => {
+            eprintln!("{}", diags.render(color));
+            return Err(CliError::silent(ErrorKind::Suite));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    for w in &prepared.warnings {
+        eprintln!("{}", w.render(color));
+    }
+    let plan = prepared.plan;
+    if plan.suite.scorers.is_empty() {
+        eprintln!(
+            "warning: suite `{}` has no scorers; every answer will pass (add [[scorers]] or --scorer)",
+            plan.suite.name
+        );
+    }
+    Ok(plan)
+}
+
+fn parse_shard(s: &str) -> Result<Shard, CliError> {
+    let bad = || {
+        CliError::usage(format!(
+            "--shard {s:?}: expected K/N with 1 <= K <= N, e.g. 2/4"
+        ))
+    };
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u32, u32) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok(Shard {
+        index: k - 1,
+        count: n,
+    })
+}

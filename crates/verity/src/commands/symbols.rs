@@ -1,0 +1,43 @@
+//! `verity symbols build|lookup`: the Swift symbol index.
+
+use crate::cli::SymbolsCommand;
+use crate::{CliError, exit};
+
+pub(super) fn symbols(c: SymbolsCommand) -> Result<u8, CliError> {
+    match c {
+        SymbolsCommand::Build { dirs, out } => {
+            let s = verity_swift::cli::build(&dirs, &out)
+                .map_err(|e| CliError::usage(e.to_string()))?;
+            println!(
+                "{} symbols from {} modules -> {} ({} bytes, {:.1}s)",
+                s.symbols,
+                s.modules,
+                s.out.display(),
+                s.bytes,
+                s.elapsed.as_secs_f64()
+            );
+            Ok(exit::OK)
+        }
+        SymbolsCommand::Lookup { name, index, json } => {
+            let ix = verity_swift::cli::load_index(&index)
+                .map_err(|e| CliError::usage(format!("index {index}: {e}")))?;
+            let found = verity_swift::cli::lookup(&ix, &name);
+            if found.is_empty() {
+                eprintln!(
+                    "`{name}` is not in index {} ({} symbols)",
+                    ix.meta().label,
+                    ix.symbol_count()
+                );
+                return Ok(exit::GATE_FAILED);
+            }
+            for f in found {
+                if json {
+                    println!("{}", serde_json::to_string(&f).unwrap_or_default());
+                } else {
+                    println!("{}", verity_swift::cli::facts_line(&f));
+                }
+            }
+            Ok(exit::OK)
+        }
+    }
+}
