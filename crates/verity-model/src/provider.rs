@@ -23,14 +23,19 @@ pub struct GenerateRequest {
     pub tools: Vec<Value>,
 }
 
-/// One successful provider call.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// One successful provider call. The response cache stores it as it is (JSON), so its
+/// serialized form is the cache's format: a change of meaning bumps the cache's namespace.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Generation {
     pub text: String,
+    #[serde(default)]
     pub tool_calls: Vec<ToolCall>,
+    #[serde(default)]
     pub usage: Usage,
     /// The model id the provider reported.
+    #[serde(default)]
     pub model: Option<String>,
+    #[serde(default)]
     pub finish_reason: Option<String>,
     /// The raw response body, kept for observations.
     pub raw: String,
@@ -175,4 +180,35 @@ pub trait Provider: Send + Sync {
         &'a self,
         req: &'a GenerateRequest,
     ) -> BoxFuture<'a, Result<Generation, ProviderError>>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cache entry of namespace `gen-v1`, as stored before the cache stored `Generation`
+    /// itself, still reads; one without the optional fields too.
+    #[test]
+    fn a_stored_gen_v1_cache_entry_reads_as_a_generation() {
+        let stored = r#"{"text":"4","tool_calls":[{"id":"c1","name":"search","arguments":{"q":"x"}}],"usage":{"input_tokens":3,"output_tokens":1},"model":"m-1","finish_reason":"stop","raw":"{}"}"#;
+        let g: Generation = serde_json::from_str(stored).unwrap();
+        assert_eq!(g.text, "4");
+        assert_eq!(g.tool_calls[0].name, "search");
+        assert_eq!((g.usage.input_tokens, g.usage.output_tokens), (3, 1));
+        assert_eq!(g.model.as_deref(), Some("m-1"));
+        assert_eq!(g.finish_reason.as_deref(), Some("stop"));
+        let back: serde_json::Value = serde_json::to_value(&g).unwrap();
+        assert_eq!(
+            back,
+            serde_json::from_str::<serde_json::Value>(stored).unwrap()
+        );
+        let bare: Generation = serde_json::from_str(r#"{"text":"x","raw":""}"#).unwrap();
+        assert_eq!(
+            bare,
+            Generation {
+                text: "x".into(),
+                ..Generation::default()
+            }
+        );
+    }
 }

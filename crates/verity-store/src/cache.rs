@@ -4,30 +4,15 @@
 //! through [`Store::cache_get`], one indexed lookup that WAL lets run beside the writer.
 
 use rusqlite::{OptionalExtension, params};
-use serde::{Deserialize, Serialize};
-use verity_model::{ToolCall, Usage};
+use serde::Serialize;
+use verity_model::Generation;
 
 use crate::{DAY_MS, Result, Store, ms_sql, parse, time_ms};
 
-/// The cache's namespace version; bump when CachedGeneration's meaning changes. Entries of
+/// The cache's namespace version; bump when the meaning of a stored
+/// [`verity_model::Generation`] changes. Entries of
 /// another namespace are never returned (and `cache_prune` can drop them).
 pub const CACHE_NAMESPACE: &str = "gen-v1";
-
-/// One provider answer as the cache keeps it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CachedGeneration {
-    pub text: String,
-    #[serde(default)]
-    pub tool_calls: Vec<ToolCall>,
-    #[serde(default)]
-    pub usage: Usage,
-    #[serde(default)]
-    pub model: Option<String>,
-    #[serde(default)]
-    pub finish_reason: Option<String>,
-    /// The provider's raw response body.
-    pub raw: String,
-}
 
 /// What the cache holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -69,7 +54,7 @@ pub struct CachePrune {
 impl Store {
     /// The cached generation under `key` in the current namespace. Read-only: one lookup on
     /// the primary key, safe beside the writer (WAL).
-    pub fn cache_get(&self, key: &str) -> Result<Option<CachedGeneration>> {
+    pub fn cache_get(&self, key: &str) -> Result<Option<Generation>> {
         let mut stmt = self
             .conn
             .prepare_cached("SELECT entry_json FROM cache WHERE namespace = ?1 AND key = ?2")?;

@@ -32,11 +32,11 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, params};
 use verity_model::{
-    GroupRecord, Outcome, Response, RunMeta, RunStatus, SampleKey, SampleRecord, Score, Task,
-    redact_url, redact_urls,
+    Generation, GroupRecord, Outcome, Response, RunMeta, RunStatus, SampleKey, SampleRecord, Score,
+    Task, redact_url, redact_urls,
 };
 
-pub use cache::{CACHE_NAMESPACE, CachePrune, CacheStats, CachedGeneration};
+pub use cache::{CACHE_NAMESPACE, CachePrune, CacheStats};
 pub use merge::MergeSummary;
 
 /// Failures of the store itself (never of a model).
@@ -190,7 +190,7 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX observations_by_time ON observations(started_at);
     "#,
     // 2: the response cache, content-addressed by a key the runner computes. `bytes` is the
-    // length of `entry_json` (a `CachedGeneration`); entries of another namespace are never
+    // length of `entry_json` (a `Generation`); entries of another namespace are never
     // returned.
     r#"
     CREATE TABLE cache (
@@ -303,7 +303,7 @@ pub enum Write {
         provider: String,
         model: String,
         created_at: String,
-        entry: CachedGeneration,
+        entry: Generation,
     },
 }
 

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use verity_model::{
-    ChatMessage, GenerateRequest, GroundingMode, Provider, Response, ResponseError, Role,
-    SampleKey, SampleRecord, Task, ToolCall, Usage, now_rfc3339,
+    ChatMessage, GenerateRequest, Generation, GroundingMode, Provider, Response, ResponseError,
+    Role, SampleKey, SampleRecord, Task, ToolCall, Usage, now_rfc3339,
 };
-use verity_store::{CachedGeneration, Observation, Write};
+use verity_store::{Observation, Write};
 
 use super::{Ctx, RunEvent};
 use crate::WriterError;
@@ -243,7 +243,7 @@ async fn generate_with_tools(
     input_hash: &str,
     writes: &mut Vec<Write>,
     grounded: Option<&Grounded>,
-) -> (Response, Option<CachedGeneration>) {
+) -> (Response, Option<Generation>) {
     let Some(g) = grounded.filter(|g| g.spec.mode == GroundingMode::Tools) else {
         return call_with_retries(ctx, provider, req, prompt_hash, input_hash, writes).await;
     };
@@ -329,7 +329,7 @@ async fn call_with_retries(
     prompt_hash: &str,
     input_hash: &str,
     writes: &mut Vec<Write>,
-) -> (Response, Option<CachedGeneration>) {
+) -> (Response, Option<Generation>) {
     let limits = ctx
         .limits
         .get(&req.sample.variant)
@@ -425,15 +425,7 @@ async fn call_with_retries(
                     finish_reason: g.finish_reason.clone(),
                     error: None,
                 };
-                let cached = CachedGeneration {
-                    text: g.text,
-                    tool_calls: g.tool_calls,
-                    usage: g.usage,
-                    model: g.model,
-                    finish_reason: g.finish_reason,
-                    raw: g.raw,
-                };
-                return (response, Some(cached));
+                return (response, Some(g));
             }
             Err(e) => {
                 obs.error_kind = Some(e.kind.as_str().to_owned());

@@ -1,9 +1,9 @@
-use verity_model::{ToolCall, Usage};
+use verity_model::{Generation, ToolCall, Usage};
 
-use crate::{CACHE_NAMESPACE, CachePrune, CachedGeneration, MIGRATIONS, Store, StoreError, Write};
+use crate::{CACHE_NAMESPACE, CachePrune, MIGRATIONS, Store, StoreError, Write};
 
-fn entry(text: &str) -> CachedGeneration {
-    CachedGeneration {
+fn entry(text: &str) -> Generation {
+    Generation {
         text: text.into(),
         tool_calls: vec![ToolCall {
             id: Some("c1".into()),
