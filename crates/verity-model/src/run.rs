@@ -128,3 +128,22 @@ pub fn now_rfc3339() -> String {
         .unwrap_or(now)
         .to_string()
 }
+
+/// A run as a list of runs shows it (`verity runs`): what it ran and how far it got.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunListing {
+    pub id: String,
+    #[serde(rename = "suite")]
+    pub suite_name: String,
+    pub status: RunStatus,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+    /// Samples stored.
+    pub completed: u64,
+    /// Samples the run schedules in all.
+    pub total: u64,
+    /// Stored samples that pass, and that ended in an infrastructure error, under the run's
+    /// current scoring.
+    pub passed: u64,
+    pub errors: u64,
+}

@@ -27,11 +27,13 @@
 
 mod fmt;
 mod json;
+mod listing;
 mod markdown;
 mod table;
 mod view;
 
 pub use json::{JSON_SCHEMA_VERSION, to_json};
+pub use listing::{render_runs, render_task_list, runs_json, task_list_json};
 pub use markdown::render_markdown;
 pub use table::{TableOptions, render_table};
 pub use view::{

@@ -32,8 +32,8 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, params};
 use verity_model::{
-    Generation, GroupRecord, Outcome, Response, RunMeta, RunStatus, SampleKey, SampleRecord, Score,
-    Task, redact_url, redact_urls,
+    Generation, GroupRecord, Outcome, Response, RunListing, RunMeta, RunStatus, SampleKey,
+    SampleRecord, Score, Task, redact_url, redact_urls,
 };
 
 pub use cache::{CACHE_NAMESPACE, CachePrune, CacheStats};
@@ -309,26 +309,12 @@ pub enum Write {
 
 /// Outcome counts of one variant of a run (samples without a verdict count as errors).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutcomeCounts {
+pub struct VariantCounts {
     pub variant: String,
     pub samples: u64,
     pub pass: u64,
     pub fail: u64,
     pub error: u64,
-}
-
-/// A run as `verity runs` lists it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunSummary {
-    pub id: String,
-    pub suite_name: String,
-    pub status: RunStatus,
-    pub started_at: String,
-    pub finished_at: Option<String>,
-    pub completed: u64,
-    pub total: u64,
-    pub passed: u64,
-    pub errors: u64,
 }
 
 /// A connection to the store. Open one per thread.
@@ -733,7 +719,7 @@ impl Store {
     }
 
     /// Every run, newest first, with its progress and pass count under its current scoring.
-    pub fn list_runs(&self) -> Result<Vec<RunSummary>> {
+    pub fn list_runs(&self) -> Result<Vec<RunListing>> {
         // By time, not by the text of the time: `…:01.5Z` must sort before `…:01.512Z`.
         let mut stmt = self.conn.prepare(&format!(
             "SELECT r.id, r.suite_name, r.status, r.started_at, r.finished_at, r.total_samples,
@@ -744,7 +730,7 @@ impl Store {
             ms_sql("r.started_at")
         ))?;
         let rows = stmt.query_map([], |r| {
-            Ok(RunSummary {
+            Ok(RunListing {
                 id: r.get(0)?,
                 suite_name: r.get(1)?,
                 status: RunStatus::parse(&r.get::<_, String>(2)?).unwrap_or(RunStatus::Failed),
@@ -923,7 +909,7 @@ impl Store {
 
     /// Per variant: stored samples, passes and errors under `scoring` — what a summary or a
     /// pass-rate gate needs, without loading any sample.
-    pub fn outcome_counts(&self, id: &str, scoring: u32) -> Result<Vec<OutcomeCounts>> {
+    pub fn outcome_counts(&self, id: &str, scoring: u32) -> Result<Vec<VariantCounts>> {
         let mut stmt = self.conn.prepare(
             "SELECT s.variant, COUNT(*),
                     SUM(CASE WHEN c.outcome = 'pass' THEN 1 ELSE 0 END),
@@ -937,7 +923,7 @@ impl Store {
             let n = r.get::<_, i64>(1)? as u64;
             let pass = r.get::<_, Option<i64>>(2)?.unwrap_or(0) as u64;
             let fail = r.get::<_, Option<i64>>(3)?.unwrap_or(0) as u64;
-            Ok(OutcomeCounts {
+            Ok(VariantCounts {
                 variant: r.get(0)?,
                 samples: n,
                 pass,

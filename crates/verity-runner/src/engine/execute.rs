@@ -357,7 +357,7 @@ async fn finish_run(
     }
     stop_servers(ctx.grounding).await;
     let counts = store.outcome_counts(&plan.run_id, ctx.scoring)?;
-    let sum = |f: fn(&verity_store::OutcomeCounts) -> u64| counts.iter().map(f).sum::<u64>();
+    let sum = |f: fn(&verity_store::VariantCounts) -> u64| counts.iter().map(f).sum::<u64>();
     let completed = sum(|c| c.samples);
     let status = if interrupted && completed < total {
         RunStatus::Interrupted

@@ -8,7 +8,7 @@ use crate::{CliError, exit};
 /// Pass rate per variant under the suite's error policy, from the store's counts.
 pub(super) fn pass_rates(
     policy: ErrorPolicy,
-    counts: &[verity_store::OutcomeCounts],
+    counts: &[verity_store::VariantCounts],
 ) -> Vec<(String, f64, u64)> {
     counts
         .iter()

@@ -2,9 +2,7 @@
 
 use std::io::IsTerminal;
 
-use serde_json::json;
-
-use super::{load_suite, use_color};
+use super::{load_suite, use_color, write_out};
 use crate::cli::{ColorChoice, Format, ListArgs};
 use crate::{CliError, exit};
 
@@ -22,54 +20,15 @@ pub(super) fn list(a: ListArgs) -> Result<u8, CliError> {
                 .is_none_or(|c| t.category.as_deref() == Some(c))
         })
         .collect();
-    let mut out = String::new();
-    match a.format {
+    let out = match a.format {
         Format::Json => {
-            let v: Vec<_> = tasks
-                .iter()
-                .map(|t| {
-                    json!({"id": t.id, "category": t.category, "prompt": t.input.prompt_text(), "target": t.target, "source": t.source.to_string()})
-                })
-                .collect();
-            out = serde_json::to_string_pretty(&v).unwrap_or_default();
-            out.push('\n');
+            let mut s = serde_json::to_string_pretty(&verity_report::task_list_json(&tasks))
+                .unwrap_or_default();
+            s.push('\n');
+            s
         }
-        Format::Table | Format::Md => {
-            let idw = tasks
-                .iter()
-                .map(|t| t.id.chars().count())
-                .max()
-                .unwrap_or(2)
-                .max(2);
-            let cw = tasks
-                .iter()
-                .map(|t| t.category.as_deref().unwrap_or("-").chars().count())
-                .max()
-                .unwrap_or(8)
-                .max(8);
-            out.push_str(&format!("{:idw$}  {:cw$}  prompt\n", "id", "category"));
-            for t in &tasks {
-                let p: String = t
-                    .input
-                    .prompt_text()
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let p: String = if p.chars().count() > 70 {
-                    format!("{}…", p.chars().take(69).collect::<String>())
-                } else {
-                    p
-                };
-                out.push_str(&format!(
-                    "{:idw$}  {:cw$}  {}\n",
-                    t.id,
-                    t.category.as_deref().unwrap_or("-"),
-                    p
-                ));
-            }
-            out.push_str(&format!("{} tasks\n", tasks.len()));
-        }
-    }
-    print!("{out}");
+        Format::Table | Format::Md => verity_report::render_task_list(&tasks),
+    };
+    write_out(&out, None)?;
     Ok(exit::OK)
 }

@@ -1,6 +1,5 @@
 //! `verity runs`: the runs in a database.
 
-use serde_json::json;
 use verity_store::Store;
 
 use super::{is_missing, write_out};
@@ -20,45 +19,14 @@ pub(super) fn runs(a: RunsArgs, config: &Config) -> Result<u8, CliError> {
     }
     let store = Store::open_read_only(&db)?;
     let runs = store.list_runs()?;
-    let mut out = String::new();
-    if a.format == Format::Json {
-        let v: Vec<_> = runs
-            .iter()
-            .map(|r| json!({"id": r.id, "suite": r.suite_name, "status": r.status.as_str(), "started_at": r.started_at,
-                "finished_at": r.finished_at, "completed": r.completed, "total": r.total, "passed": r.passed, "errors": r.errors}))
-            .collect();
-        out = serde_json::to_string_pretty(&v).unwrap_or_default();
-        out.push('\n');
+    let out = if a.format == Format::Json {
+        let mut s =
+            serde_json::to_string_pretty(&verity_report::runs_json(&runs)).unwrap_or_default();
+        s.push('\n');
+        s
     } else {
-        let sw = runs
-            .iter()
-            .map(|r| r.suite_name.chars().count())
-            .max()
-            .unwrap_or(5)
-            .max(5);
-        out.push_str(&format!(
-            "{:20}  {:sw$}  {:11}  {:20}  {:>11}  {:>7}\n",
-            "run", "suite", "status", "started", "samples", "passed"
-        ));
-        for r in &runs {
-            let started: String = r
-                .started_at
-                .chars()
-                .take(19)
-                .collect::<String>()
-                .replace('T', " ");
-            out.push_str(&format!(
-                "{:20}  {:sw$}  {:11}  {:20}  {:>11}  {:>7}\n",
-                r.id,
-                r.suite_name,
-                r.status.as_str(),
-                started,
-                format!("{}/{}", r.completed, r.total),
-                r.passed
-            ));
-        }
-        out.push_str(&format!("{} runs in {}\n", runs.len(), db.display()));
-    }
+        verity_report::render_runs(&runs, &db.display().to_string())
+    };
     write_out(&out, None)?;
     Ok(exit::OK)
 }
