@@ -46,8 +46,8 @@ done
 # --- 3. verity as one more harness
 ./venv/bin/python "$HERE/patch_bench.py" "$BENCH"
 # Default (VERITY_SRC=head): build exactly the committed HEAD, exported read-only with
-# `git archive` into the scratch dir, so uncommitted edits in the shared work tree (other
-# engineers work there concurrently) are not measured by accident.  VERITY_SRC=worktree builds
+# `git archive` into the scratch dir, so uncommitted edits in a shared work tree (changed
+# concurrently by other work) are not measured by accident.  VERITY_SRC=worktree builds
 # the work tree as it is (`cargo build --release -p verity` in the repo) and tags it +dirty.
 COMMIT=$(git -C "$REPO" rev-parse --short HEAD)
 DIRTY=
