@@ -101,6 +101,26 @@ pub struct Estimate {
     pub unpriced: Vec<String>,
 }
 
+/// Why a run's estimate does not fit its budget: verity refuses to start it.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum OverBudget {
+    #[error("the estimated cost ${estimate:.4} exceeds --max-cost ${max:.4}")]
+    Cost { estimate: f64, max: f64 },
+    #[error(
+        "--max-cost ${max:.4} is set but these models have no known price: {} (add [prices.\"MODEL\"] to verity.toml)",
+        models.join(", ")
+    )]
+    Unpriced { max: f64, models: Vec<String> },
+    #[error("the estimated {estimate} tokens exceed --max-tokens {max}")]
+    Tokens { estimate: u64, max: u64 },
+}
+
+impl OverBudget {
+    pub fn kind(&self) -> verity_model::ErrorKind {
+        verity_model::ErrorKind::Refused
+    }
+}
+
 /// Spend limits (`--max-cost`, `--max-tokens`) and what has been spent so far.
 #[derive(Debug, Default)]
 pub struct Budget {
@@ -118,28 +138,30 @@ impl Budget {
         }
     }
 
-    /// Whether a pre-flight estimate fits; the message says what does not.
-    pub fn admits(&self, e: &Estimate) -> Result<(), String> {
+    /// Whether a pre-flight estimate fits; the error says what does not.
+    pub fn admits(&self, e: &Estimate) -> Result<(), OverBudget> {
         if let (Some(max), Some(cost)) = (self.max_cost, e.cost)
             && cost > max
         {
-            return Err(format!(
-                "the estimated cost ${cost:.4} exceeds --max-cost ${max:.4}"
-            ));
+            return Err(OverBudget::Cost {
+                estimate: cost,
+                max,
+            });
         }
         if let (Some(max), None) = (self.max_cost, e.cost) {
-            return Err(format!(
-                "--max-cost ${max:.4} is set but these models have no known price: {} (add [prices.\"MODEL\"] to verity.toml)",
-                e.unpriced.join(", ")
-            ));
+            return Err(OverBudget::Unpriced {
+                max,
+                models: e.unpriced.clone(),
+            });
         }
         let tokens = e.input_tokens + e.output_tokens;
         if let Some(max) = self.max_tokens
             && tokens > max
         {
-            return Err(format!(
-                "the estimated {tokens} tokens exceed --max-tokens {max}"
-            ));
+            return Err(OverBudget::Tokens {
+                estimate: tokens,
+                max,
+            });
         }
         Ok(())
     }
@@ -207,18 +229,33 @@ mod tests {
             cost: Some(2.0),
             ..fits.clone()
         };
-        assert!(b.admits(&dear).unwrap_err().contains("--max-cost"));
+        assert!(
+            b.admits(&dear)
+                .unwrap_err()
+                .to_string()
+                .contains("--max-cost")
+        );
         let long = Estimate {
             input_tokens: 5000,
             ..fits.clone()
         };
-        assert!(b.admits(&long).unwrap_err().contains("--max-tokens"));
+        assert!(
+            b.admits(&long)
+                .unwrap_err()
+                .to_string()
+                .contains("--max-tokens")
+        );
         let unknown = Estimate {
             cost: None,
             unpriced: vec!["x".into()],
             ..fits
         };
-        assert!(b.admits(&unknown).unwrap_err().contains("no known price"));
+        assert!(
+            b.admits(&unknown)
+                .unwrap_err()
+                .to_string()
+                .contains("no known price")
+        );
         assert!(!b.spend(0.4, 400));
         assert!(b.spend(0.7, 10), "cost limit reached");
         assert_eq!(b.spent().1, 410);

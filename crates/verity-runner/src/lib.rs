@@ -31,7 +31,7 @@ mod scoring;
 mod stop;
 mod writer;
 
-pub use budget::{Budget, DEFAULT_PRICES, Estimate, Price, Prices};
+pub use budget::{Budget, DEFAULT_PRICES, Estimate, OverBudget, Price, Prices};
 pub use cache::{CacheMode, cache_key};
 pub use engine::{Execution, RunEvent, RunSummary, Shutdown, estimate, execute, staged_run_meta};
 pub use error::{GroundingError, PlanError, RunError, Stopped, WriterError};

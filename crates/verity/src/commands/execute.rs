@@ -195,7 +195,7 @@ pub(super) fn execute_plan(
         settings
             .budget
             .admits(&est)
-            .map_err(|m| CliError::new(ErrorKind::Refused, format!("refusing to start: {m}")))?;
+            .map_err(|e| CliError::new(e.kind(), format!("refusing to start: {e}")))?;
     }
     let limits: HashMap<String, LimitSpec> = plan
         .suite
