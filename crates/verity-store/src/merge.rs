@@ -8,10 +8,10 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params, params_from_iter};
 use verity_model::{RunMeta, RunOptions, RunStatus, Score, Shard, Task};
 
-use crate::{
-    MIGRATIONS, Result, Store, StoreError, connect_read_only, insert_run_on, insert_tasks_on, json,
-    ms_sql, parse, read_tasks,
-};
+use crate::runs::insert_run_on;
+use crate::schema::connect_read_only;
+use crate::tasks::{insert_tasks_on, read_tasks};
+use crate::{MIGRATIONS, Result, Store, StoreError, json, ms_sql, parse};
 
 /// What [`Store::merge_shards`] wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]

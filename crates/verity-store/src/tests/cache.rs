@@ -277,7 +277,7 @@ fn an_old_database_gains_the_cache_and_keeps_its_runs() {
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(MIGRATIONS[0]).unwrap();
         c.execute_batch("PRAGMA user_version = 1").unwrap();
-        crate::insert_run_on(&c, &super::meta("old", "2026-01-01T00:00:00Z")).unwrap();
+        crate::runs::insert_run_on(&c, &super::meta("old", "2026-01-01T00:00:00Z")).unwrap();
     }
     let mut s = Store::open(&path).unwrap();
     let v: i64 = s

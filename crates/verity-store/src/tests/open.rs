@@ -275,13 +275,13 @@ fn read_only_without_a_shared_memory_file() {
     // Where SQLite cannot open it at all (a read-only mount without `-shm`), a pending log
     // is named, never skipped: `immutable` would read the file without it.
     let cant_open = || rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(14), None);
-    let c = crate::diagnose(&copied, cant_open(), crate::Access::ReadOnly);
+    let c = crate::schema::diagnose(&copied, cant_open(), crate::schema::Access::ReadOnly);
     assert!(
         matches!(&c, OpenCause::UnreadableWal(w) if w.ends_with("v.db-wal")),
         "{c:?}"
     );
     assert!(c.to_string().contains("write-ahead log"), "{c}");
     // Without a pending log the same failure is SQLite's own message.
-    let c = crate::diagnose(&path, cant_open(), crate::Access::ReadOnly);
+    let c = crate::schema::diagnose(&path, cant_open(), crate::schema::Access::ReadOnly);
     assert!(matches!(c, OpenCause::Sqlite(_)), "{c:?}");
 }

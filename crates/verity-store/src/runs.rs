@@ -1,0 +1,216 @@
+//! Runs: recording one, its status and metadata (stripped of credentials on the way in),
+//! listing and resolving them.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use verity_model::{RunListing, RunMeta, RunStatus, redact_url, redact_urls};
+
+use crate::tasks::insert_tasks_on;
+use crate::{Result, Store, StoreError, json, ms_sql, parse};
+
+impl Store {
+    /// Records a new run (status `running`) with the tasks of `meta.suite`, in one
+    /// transaction. A run whose tasks were staged while its suite loaded passes a suite without
+    /// tasks: the staged rows are already its tasks.
+    pub fn insert_run(&mut self, meta: &RunMeta) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        insert_run_on(&tx, meta)?;
+        insert_tasks_on(&tx, &meta.id, 0, &meta.suite.tasks)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Sets a run's status (and finish time).
+    pub fn set_run_status(
+        &self,
+        id: &str,
+        status: RunStatus,
+        finished_at: Option<&str>,
+    ) -> Result<()> {
+        let n = self.conn.execute(
+            "UPDATE runs SET status = ?2, finished_at = ?3 WHERE id = ?1",
+            params![id, status.as_str(), finished_at],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NoSuchRun(id.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// Every run, newest first, with its progress and pass count under its current scoring.
+    pub fn list_runs(&self) -> Result<Vec<RunListing>> {
+        // By time, not by the text of the time: `…:01.5Z` must sort before `…:01.512Z`.
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT r.id, r.suite_name, r.status, r.started_at, r.finished_at, r.total_samples,
+                    (SELECT COUNT(*) FROM samples s WHERE s.run_id = r.id),
+                    (SELECT COUNT(*) FROM scores c WHERE c.run_id = r.id AND c.scoring = r.scoring AND c.outcome = 'pass'),
+                    (SELECT COUNT(*) FROM scores c WHERE c.run_id = r.id AND c.scoring = r.scoring AND c.outcome = 'error')
+             FROM runs r ORDER BY {} DESC, r.id DESC",
+            ms_sql("r.started_at")
+        ))?;
+        let rows = stmt.query_map([], |r| {
+            Ok(RunListing {
+                id: r.get(0)?,
+                suite_name: r.get(1)?,
+                status: RunStatus::parse(&r.get::<_, String>(2)?).unwrap_or(RunStatus::Failed),
+                started_at: r.get(3)?,
+                finished_at: r.get(4)?,
+                total: r.get::<_, i64>(5)? as u64,
+                completed: r.get::<_, i64>(6)? as u64,
+                passed: r.get::<_, i64>(7)? as u64,
+                errors: r.get::<_, i64>(8)? as u64,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Resolves `latest`, a full run id, or a unique prefix of one.
+    pub fn resolve_run(&self, spec: &str) -> Result<String> {
+        if spec == "latest" || spec == "last" {
+            return self
+                .conn
+                .query_row(
+                    &format!(
+                        "SELECT id FROM runs ORDER BY {} DESC, id DESC LIMIT 1",
+                        ms_sql("started_at")
+                    ),
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?
+                .ok_or_else(|| StoreError::NoSuchRun(spec.to_owned()));
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT id FROM runs WHERE id = ?1 OR substr(id, 1, length(?1)) = ?1 ORDER BY id",
+        )?;
+        let ids: Vec<String> = stmt
+            .query_map([spec], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        if ids.iter().any(|i| i == spec) {
+            return Ok(spec.to_owned());
+        }
+        match ids.len() {
+            0 => Err(StoreError::NoSuchRun(spec.to_owned())),
+            1 => Ok(ids.into_iter().next().unwrap_or_default()),
+            _ => Err(StoreError::AmbiguousRun {
+                spec: spec.to_owned(),
+                candidates: ids.join(", "),
+            }),
+        }
+    }
+
+    /// A run's metadata, with its live status, finish time and scoring, and its suite with
+    /// every task.
+    pub fn load_run(&self, id: &str) -> Result<RunMeta> {
+        let mut meta = self.load_run_meta(id)?;
+        meta.suite.tasks = self.load_tasks(id)?;
+        Ok(meta)
+    }
+
+    /// [`Store::load_run`] without the tasks (`suite.tasks` is empty): for a runner that pages
+    /// them with [`Store::task_page`].
+    pub fn load_run_meta(&self, id: &str) -> Result<RunMeta> {
+        let row: Option<(String, String, Option<String>, u32)> = self
+            .conn
+            .query_row(
+                "SELECT meta_json, status, finished_at, scoring FROM runs WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let (meta_json, status, finished_at, scoring) =
+            row.ok_or_else(|| StoreError::NoSuchRun(id.to_owned()))?;
+        let mut meta: RunMeta = parse("run metadata", &meta_json)?;
+        meta.status = RunStatus::parse(&status).unwrap_or(RunStatus::Failed);
+        meta.finished_at = finished_at;
+        meta.scoring = scoring;
+        Ok(meta)
+    }
+
+    /// Replaces a run's stored metadata (status, finish time and scoring columns included).
+    /// Its tasks are not touched: they live in their own table.
+    pub fn update_run_meta(&self, meta: &RunMeta) -> Result<()> {
+        self.conn.execute(
+            "UPDATE runs SET status = ?2, finished_at = ?3, scoring = ?4, total_samples = ?5, meta_json = ?6 WHERE id = ?1",
+            params![
+                meta.id,
+                meta.status.as_str(),
+                meta.finished_at,
+                meta.scoring,
+                meta.total_samples as i64,
+                meta_json(meta)
+            ],
+        )?;
+        Ok(())
+    }
+}
+
+pub(crate) fn insert_run_on(conn: &Connection, meta: &RunMeta) -> Result<()> {
+    conn.execute(
+        "INSERT INTO runs (id, suite_name, suite_path, suite_hash, status, started_at, finished_at,
+                           verity_version, scoring, total_samples, meta_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            meta.id,
+            meta.suite.name,
+            meta.suite_path,
+            meta.suite.content_hash,
+            meta.status.as_str(),
+            meta.started_at,
+            meta.finished_at,
+            meta.verity_version,
+            meta.scoring,
+            meta.total_samples as i64,
+            meta_json(meta),
+        ],
+    )?;
+    Ok(())
+}
+
+/// The run row's JSON: the metadata with the suite's tasks left out (they are rows of `tasks`).
+/// Every URL a provider or server of the suite holds is stripped of credentials first
+/// ([`redact_suite`]): this is the one way a run's metadata reaches the database.
+pub(crate) fn meta_json(meta: &RunMeta) -> String {
+    let mut v = match serde_json::to_value(meta) {
+        Ok(v) => v,
+        Err(_) => return json(meta),
+    };
+    if let Some(suite) = v.get_mut("suite").and_then(|s| s.as_object_mut()) {
+        // Only in-memory callers (tests, merges) have tasks here; a run's own path has none.
+        if !meta.suite.tasks.is_empty() {
+            suite.insert("tasks".into(), serde_json::Value::Array(Vec::new()));
+        }
+    }
+    if let Some(suite) = v.get_mut("suite") {
+        redact_suite(suite);
+    }
+    v.to_string()
+}
+
+/// Strips credentials from the URLs of a serialized suite: each variant's `base_url`
+/// ([`redact_url`]), every string in its provider `options` (a command line may hold a URL)
+/// and in its grounding servers' commands and environment ([`redact_urls`]). Prompts, scorer
+/// options and tasks are the suite's content and stay as written.
+fn redact_suite(suite: &mut serde_json::Value) {
+    use serde_json::Value;
+    fn strings(v: &mut Value) {
+        match v {
+            Value::String(s) if s.contains("://") => *s = redact_urls(s),
+            Value::Array(a) => a.iter_mut().for_each(strings),
+            Value::Object(o) => o.values_mut().for_each(strings),
+            _ => {}
+        }
+    }
+    if let Some(variants) = suite.get_mut("variants").and_then(Value::as_array_mut) {
+        for provider in variants.iter_mut().filter_map(|v| v.get_mut("provider")) {
+            if let Some(Value::String(url)) = provider.get_mut("base_url") {
+                *url = redact_url(url);
+            }
+            if let Some(options) = provider.get_mut("options") {
+                strings(options);
+            }
+        }
+    }
+    if let Some(servers) = suite.get_mut("servers") {
+        strings(servers);
+    }
+}
