@@ -1,496 +1,27 @@
-//! [`RunView`]: everything a report shows, computed once from a stored run.
-//!
-//! The renderers only format what is here, which is what keeps the terminal table, the JSON
-//! and the Markdown in agreement: a number is computed in exactly one place.
+//! Building a [`RunView`] from a stored run: the canonical sample order, the criteria and their
+//! report keys, and every summary, percentile and comparison.
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde_json::{Map, Value};
 use verity_model::{
-    ErrorPolicy, Evidence, GroundingSpec, GroupRecord, Outcome, OutcomeRule, ResponseError,
-    RunMeta, RunStatus, SampleKey, SampleRecord, Score, ScoreStatus,
+    ErrorPolicy, GroupRecord, RunMeta, RunStatus, SampleRecord, Score, ScoreStatus,
 };
-use verity_stats::{Alternative, McNemar, PMethod, Prf, WILSON_Z95, mcnemar, prf, wilson};
+use verity_stats::{Alternative, mcnemar, prf};
 
-/// The category bucket for tasks without one.
-pub const NO_CATEGORY: &str = "(none)";
+use super::detail::counts_as_failure;
+use super::types::*;
 
 /// The metric names a score carries when it measures precision / recall.
 const PRF_METRICS: [&str; 3] = ["tp", "fp", "fn"];
 
-/// `successes` out of `n`, where `n` already reflects the error policy.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Rate {
-    pub successes: u64,
-    pub n: u64,
-}
-
-impl Rate {
-    /// The pass rate, or `None` when nothing was counted (never NaN).
-    pub fn value(&self) -> Option<f64> {
-        (self.n > 0).then(|| self.successes as f64 / self.n as f64)
-    }
-
-    /// The Wilson 95 % interval, or `None` when nothing was counted.
-    pub fn ci95(&self) -> Option<(f64, f64)> {
-        (self.n > 0).then(|| wilson(self.successes, self.n, WILSON_Z95))
-    }
-}
-
-/// Outcome counts over samples.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OutcomeCounts {
-    pub pass: u64,
-    pub fail: u64,
-    pub error: u64,
-}
-
-impl OutcomeCounts {
-    fn add(&mut self, o: Outcome) {
-        match o {
-            Outcome::Pass => self.pass += 1,
-            Outcome::Fail => self.fail += 1,
-            Outcome::Error => self.error += 1,
-        }
-    }
-
-    /// The pass rate under `policy`: with `fail`, errors are failures (they stay in the
-    /// denominator); with `exclude`, they are left out.
-    pub fn rate(&self, policy: ErrorPolicy) -> Rate {
-        let n = match policy {
-            ErrorPolicy::Fail => self.pass + self.fail + self.error,
-            ErrorPolicy::Exclude => self.pass + self.fail,
-        };
-        Rate {
-            successes: self.pass,
-            n,
-        }
-    }
-
-    pub fn total(&self) -> u64 {
-        self.pass + self.fail + self.error
-    }
-}
-
-/// Verdict counts of one criterion.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StatusCounts {
-    pub pass: u64,
-    pub fail: u64,
-    pub not_applicable: u64,
-    pub error: u64,
-}
-
-impl StatusCounts {
-    fn add(&mut self, s: ScoreStatus) {
-        match s {
-            ScoreStatus::Pass => self.pass += 1,
-            ScoreStatus::Fail => self.fail += 1,
-            ScoreStatus::NotApplicable => self.not_applicable += 1,
-            ScoreStatus::Error => self.error += 1,
-        }
-    }
-
-    /// The pass rate under `policy`. `not_applicable` never counts; a scorer error counts as a
-    /// failure under `fail` and is left out under `exclude`, as for outcomes.
-    pub fn rate(&self, policy: ErrorPolicy) -> Rate {
-        let n = match policy {
-            ErrorPolicy::Fail => self.pass + self.fail + self.error,
-            ErrorPolicy::Exclude => self.pass + self.fail,
-        };
-        Rate {
-            successes: self.pass,
-            n,
-        }
-    }
-}
-
-/// The run header.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Header {
-    pub run_id: String,
-    pub suite_name: String,
-    pub suite_path: String,
-    pub suite_description: Option<String>,
-    /// BLAKE3 over the suite's files.
-    pub suite_hash: String,
-    pub status: RunStatus,
-    pub started_at: String,
-    pub finished_at: Option<String>,
-    /// `finished_at - started_at`, when both parse as RFC 3339 and are in order.
-    pub duration_ms: Option<u64>,
-    pub verity_version: String,
-    pub scoring: u32,
-    /// Stored samples.
-    pub samples_completed: u64,
-    /// Samples the run scheduled.
-    pub samples_total: u64,
-    pub epochs: u32,
-    pub outcome: OutcomeRule,
-}
-
-/// One variant as the run used it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VariantInfo {
-    pub name: String,
-    /// `provider/model`.
-    pub model: String,
-    /// BLAKE3 of the prompt template(s); `-` without one.
-    pub prompt_hash: String,
-    pub grounding: Option<GroundingSpec>,
-    /// False for a variant that only appears in the samples (not in the stored suite).
-    pub in_suite: bool,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Latency {
-    pub mean_ms: Option<f64>,
-    /// Nearest-rank percentiles.
-    pub p50_ms: Option<u64>,
-    pub p95_ms: Option<u64>,
-}
-
-/// Per-variant totals.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VariantSummary {
-    pub variant: String,
-    /// Stored samples.
-    pub samples: u64,
-    /// Samples the suite asks for: tasks × epochs.
-    pub expected: u64,
-    pub counts: OutcomeCounts,
-    /// Under the run's error policy.
-    pub rate: Rate,
-    /// Over every stored sample of the variant, errored ones included.
-    pub latency: Latency,
-    pub tokens_in: u64,
-    pub tokens_out: u64,
-    pub cache_hits: u64,
-}
-
-/// One `(scorer, criterion)` across variants.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CriterionSummary {
-    /// The name reports use: the criterion, or `scorer/criterion` when two scorers report a
-    /// criterion of the same name.
-    pub key: String,
-    pub scorer: String,
-    pub criterion: String,
-    /// Whether the outcome rule looks at this criterion.
-    pub in_outcome: bool,
-    /// One entry per variant, in variant order.
-    pub per_variant: Vec<(String, StatusCounts)>,
-}
-
-/// One task category across variants.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CategorySummary {
-    /// The category, or [`NO_CATEGORY`].
-    pub category: String,
-    /// Tasks of the category in the suite.
-    pub tasks: u64,
-    pub per_variant: Vec<(String, OutcomeCounts)>,
-}
-
-/// Precision / recall / F1 of one variant for one counting criterion.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PrfCounts {
-    /// Samples whose score carried counts.
-    pub samples: u64,
-    pub tp: f64,
-    pub fp: f64,
-    pub fn_: f64,
-    /// Micro: from the summed counts; `None` when no sample carried counts.
-    pub micro: Option<Prf>,
-    /// The mean of the per-sample F1 values; `None` when no sample carried counts.
-    pub macro_f1: Option<f64>,
-}
-
-/// One counting `(scorer, criterion)` across variants.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PrfSummary {
-    pub key: String,
-    pub scorer: String,
-    pub criterion: String,
-    pub per_variant: Vec<(String, PrfCounts)>,
-}
-
-/// Group verdict counts of one variant.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct GroupCounts {
-    pub groups: u64,
-    pub status: StatusCounts,
-    /// Mean of the finite `value`s, when any score had one.
-    pub mean_value: Option<f64>,
-}
-
-/// One group `(scope, scorer, criterion)` across variants.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GroupSummary {
-    /// `epochs` or `group:<metadata key>`.
-    pub scope: String,
-    pub scorer: String,
-    pub criterion: String,
-    pub per_variant: Vec<(String, GroupCounts)>,
-}
-
-/// A failing or errored group verdict.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GroupFailure {
-    pub variant: String,
-    pub scope: String,
-    pub group: String,
-    pub task_ids: Vec<String>,
-    pub score: Score,
-}
-
-/// A task's outcome under one variant, over its stored epochs: pass iff every counted epoch
-/// passed. Under the `fail` policy an errored epoch counts (and fails the task); under
-/// `exclude` errored epochs are dropped, and a task with nothing left is `Excluded`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TaskOutcome {
-    Pass,
-    Fail,
-    Excluded,
-}
-
-impl TaskOutcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskOutcome::Pass => "pass",
-            TaskOutcome::Fail => "fail",
-            TaskOutcome::Excluded => "excluded",
-        }
-    }
-}
-
-/// One task under one variant.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TaskVariant {
-    pub variant: String,
-    pub outcome: TaskOutcome,
-    /// The stored epochs, in epoch order.
-    pub epochs: Vec<SampleRecord>,
-}
-
-/// One task with every variant's samples.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TaskView {
-    pub id: String,
-    /// The prompt text (the last user message for chat inputs); empty for a task that is not
-    /// in the stored suite.
-    pub prompt: String,
-    pub category: Option<String>,
-    pub metadata: Map<String, Value>,
-    pub in_suite: bool,
-    /// Variants with at least one stored sample, in variant order.
-    pub variants: Vec<TaskVariant>,
-}
-
-impl TaskView {
-    pub fn variant(&self, name: &str) -> Option<&TaskVariant> {
-        self.variants.iter().find(|v| v.variant == name)
-    }
-
-    /// Whether any stored sample of the task failed or errored.
-    pub fn has_failure(&self) -> bool {
-        self.variants
-            .iter()
-            .flat_map(|v| &v.epochs)
-            .any(|s| s.outcome != Outcome::Pass)
-    }
-}
-
-/// Which arm of a comparison passed a discordant task.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Winner {
-    Treatment,
-    Control,
-}
-
-impl Winner {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Winner::Treatment => "treatment",
-            Winner::Control => "control",
-        }
-    }
-}
-
-/// A task the two arms disagree on.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Discordant {
-    pub task_id: String,
-    pub winner: Winner,
-    /// The variant that failed the task.
-    pub failing_variant: String,
-    /// The first failing epoch of the failing side.
-    pub failing_epoch: u32,
-    /// Keys of the criteria that failed (or errored) in that epoch.
-    pub failing_criteria: Vec<String>,
-    /// One line: the failing criteria and the first explanation / evidence, or the error.
-    pub reason: String,
-}
-
-/// One paired comparison.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Comparison {
-    pub test: String,
-    pub treatment: String,
-    pub control: String,
-    /// As declared (`two-sided` for an implicit comparison).
-    pub alternative: String,
-    /// False for the implicit comparison of a two-variant run without `[[compare]]`.
-    pub declared: bool,
-    /// `[[a, b], [c, d]]`: rows control pass / fail, columns treatment pass / fail.
-    pub contingency: [[u64; 2]; 2],
-    /// Tasks left out: missing from an arm, or excluded by the error policy.
-    pub unpaired: Vec<String>,
-    /// `None` when the test is not one verity implements.
-    pub mcnemar: Option<McNemar>,
-    /// The p-value to quote for `alternative`, and how it was computed.
-    pub quoted: Option<(f64, PMethod)>,
-    /// Discordant tasks in task order.
-    pub discordant: Vec<Discordant>,
-    /// Why the comparison is incomplete (an unknown test, a variant that did not run…).
-    pub notes: Vec<String>,
-}
-
-impl Comparison {
-    /// Paired tasks: a + b + c + d.
-    pub fn n_pairs(&self) -> u64 {
-        self.contingency.iter().flatten().sum()
-    }
-}
-
-/// A failing criterion of a sample.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FailedCriterion {
-    pub key: String,
-    pub score: Score,
-}
-
-/// A sample whose outcome is `fail` or `error`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Failure {
-    pub key: SampleKey,
-    pub outcome: Outcome,
-    /// Set when the provider gave no answer.
-    pub error: Option<ResponseError>,
-    /// Scores with status `fail` or `error`, in the order the scorers reported them.
-    pub criteria: Vec<FailedCriterion>,
-}
-
-/// Everything a report shows about one run, computed once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunView {
-    pub header: Header,
-    pub variants: Vec<VariantInfo>,
-    pub per_variant: Vec<VariantSummary>,
-    pub per_criterion: Vec<CriterionSummary>,
-    pub per_category: Vec<CategorySummary>,
-    pub prf: Vec<PrfSummary>,
-    pub groups: Vec<GroupSummary>,
-    pub group_failures: Vec<GroupFailure>,
-    pub comparisons: Vec<Comparison>,
-    /// Suite tasks in suite order, then tasks known only from samples, by id.
-    pub tasks: Vec<TaskView>,
-    /// Failing and errored samples in task, variant, epoch order.
-    pub failures: Vec<Failure>,
-    /// Things a reader should know about the data (unknown tasks, an unfinished run…).
-    pub notes: Vec<String>,
-}
-
-impl RunView {
-    /// Computes every summary of a stored run.
-    pub fn new(meta: &RunMeta, samples: &[SampleRecord], groups: &[GroupRecord]) -> RunView {
-        Builder::new(meta, samples, groups).build()
-    }
-
-    pub fn error_policy(&self) -> ErrorPolicy {
-        self.header.outcome.errors
-    }
-
-    /// The task with this id.
-    pub fn task(&self, id: &str) -> Option<&TaskView> {
-        // Tasks are in suite order, not sorted: a binary search does not apply, and the table
-        // calls this once per listed failure (at most `max_failures`), so a scan is fine here.
-        self.tasks.iter().find(|t| t.id == id)
-    }
-}
-
-/// Formats where an evidence item points: `file:line:col`, `line:col` or `line`.
-pub fn evidence_location(e: &Evidence) -> Option<String> {
-    let pos = match (e.line, e.column) {
-        (Some(l), Some(c)) => Some(format!("{l}:{c}")),
-        (Some(l), None) => Some(l.to_string()),
-        _ => None,
-    };
-    match (&e.file, pos) {
-        (Some(f), Some(p)) => Some(format!("{f}:{p}")),
-        (Some(f), None) => Some(f.clone()),
-        (None, p) => p,
-    }
-}
-
-/// A score's explanation, else its first evidence message, with the first evidence location.
-pub fn score_detail(s: &Score) -> Option<String> {
-    let first = s.evidence.first();
-    let text = s
-        .explanation
-        .clone()
-        .filter(|e| !e.trim().is_empty())
-        .or_else(|| {
-            first
-                .map(|e| e.message.clone())
-                .filter(|m| !m.trim().is_empty())
-        });
-    let loc = first.and_then(evidence_location);
-    match (text, loc) {
-        (Some(t), Some(l)) => Some(format!("{} (at {l})", one_line(&t))),
-        (Some(t), None) => Some(one_line(&t)),
-        (None, Some(l)) => Some(format!("at {l}")),
-        (None, None) => None,
-    }
-}
-
-/// A score's explanation and its first evidence (message and location), on one line:
-/// `explanation — evidence (at 3:9)`. Empty when the score has neither.
-pub fn full_detail(s: &Score) -> String {
-    let mut parts = Vec::new();
-    if let Some(e) = s
-        .explanation
-        .as_deref()
-        .map(one_line)
-        .filter(|e| !e.is_empty())
-    {
-        parts.push(e);
-    }
-    if let Some(ev) = s.evidence.first() {
-        let msg = one_line(&ev.message);
-        match (msg.is_empty(), evidence_location(ev)) {
-            (false, Some(l)) => parts.push(format!("{msg} (at {l})")),
-            (false, None) => parts.push(msg),
-            (true, Some(l)) => parts.push(format!("at {l}")),
-            (true, None) => {}
-        }
-    }
-    parts.join(" — ")
-}
-
-/// Collapses every run of whitespace (newlines included) into one space.
-pub fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-struct Builder<'a> {
+pub(super) struct Builder<'a> {
     meta: &'a RunMeta,
     /// Suite tasks by id (a run may hold tens of thousands: never scan for one).
-    suite_tasks: HashMap<&'a str, &'a verity_model::Task>,
-    samples: Vec<&'a SampleRecord>,
+    pub(super) suite_tasks: HashMap<&'a str, &'a verity_model::Task>,
+    pub(super) samples: Vec<&'a SampleRecord>,
     groups: &'a [GroupRecord],
-    variant_names: Vec<String>,
-    task_ids: Vec<String>,
+    pub(super) variant_names: Vec<String>,
+    pub(super) task_ids: Vec<String>,
     /// `(scorer, criterion)` -> report key.
     keys: HashMap<(String, String), String>,
     /// `(scorer, criterion)` in first-appearance order.
@@ -501,7 +32,11 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(meta: &'a RunMeta, samples: &'a [SampleRecord], groups: &'a [GroupRecord]) -> Self {
+    pub(super) fn new(
+        meta: &'a RunMeta,
+        samples: &'a [SampleRecord],
+        groups: &'a [GroupRecord],
+    ) -> Self {
         let suite = &meta.suite;
         let mut notes = Vec::new();
         let suite_tasks: HashMap<&str, &verity_model::Task> =
@@ -628,11 +163,11 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn policy(&self) -> ErrorPolicy {
+    pub(super) fn policy(&self) -> ErrorPolicy {
         self.meta.suite.outcome.errors
     }
 
-    fn key(&self, scorer: &str, criterion: &str) -> String {
+    pub(super) fn key(&self, scorer: &str, criterion: &str) -> String {
         self.keys
             .get(&(scorer.to_owned(), criterion.to_owned()))
             .cloned()
@@ -646,7 +181,7 @@ impl<'a> Builder<'a> {
             .filter(move |s| s.key.variant == v)
     }
 
-    fn build(mut self) -> RunView {
+    pub(super) fn build(mut self) -> RunView {
         let header = self.header();
         let variants = self.variant_infos();
         let per_variant = self.per_variant();
@@ -969,51 +504,6 @@ impl<'a> Builder<'a> {
         (summaries, failures)
     }
 
-    fn tasks(&self) -> Vec<TaskView> {
-        let policy = self.policy();
-        // Samples are in canonical order, so each bucket is in epoch order.
-        let mut by_pair: HashMap<(&str, &str), Vec<&SampleRecord>> = HashMap::new();
-        for s in &self.samples {
-            by_pair
-                .entry((s.key.task_id.as_str(), s.key.variant.as_str()))
-                .or_default()
-                .push(s);
-        }
-        self.task_ids
-            .iter()
-            .map(|id| {
-                let task = self.suite_tasks.get(id.as_str()).copied();
-                let variants = self
-                    .variant_names
-                    .iter()
-                    .filter_map(|v| {
-                        let epochs: Vec<SampleRecord> = by_pair
-                            .get(&(id.as_str(), v.as_str()))?
-                            .iter()
-                            .map(|s| (*s).clone())
-                            .collect();
-                        let outcome = task_outcome(&epochs, policy);
-                        Some(TaskVariant {
-                            variant: v.clone(),
-                            outcome,
-                            epochs,
-                        })
-                    })
-                    .collect();
-                TaskView {
-                    id: id.clone(),
-                    prompt: task
-                        .map(|t| t.input.prompt_text().to_owned())
-                        .unwrap_or_default(),
-                    category: task.and_then(|t| t.category.clone()),
-                    metadata: task.map(|t| t.metadata.clone()).unwrap_or_default(),
-                    in_suite: task.is_some(),
-                    variants,
-                }
-            })
-            .collect()
-    }
-
     fn comparisons(&self, tasks: &[TaskView]) -> Vec<Comparison> {
         let specs: Vec<(String, String, String, String, bool)> =
             if self.meta.suite.compare.is_empty() {
@@ -1134,92 +624,6 @@ impl<'a> Builder<'a> {
             notes,
         }
     }
-
-    fn failing_keys(&self, s: &SampleRecord) -> Vec<String> {
-        s.scores
-            .iter()
-            .filter(|sc| matches!(sc.status, ScoreStatus::Fail | ScoreStatus::Error))
-            .map(|sc| self.key(&sc.scorer, &sc.criterion))
-            .collect()
-    }
-
-    /// One line saying why a sample did not pass.
-    fn sample_reason(&self, s: &SampleRecord) -> String {
-        if let Some(e) = &s.response.error {
-            return format!("error {}: {}", e.kind, one_line(&e.message));
-        }
-        let failing: Vec<&Score> = s
-            .scores
-            .iter()
-            .filter(|sc| matches!(sc.status, ScoreStatus::Fail | ScoreStatus::Error))
-            .collect();
-        if failing.is_empty() {
-            return match s.outcome {
-                Outcome::Pass => "passed".into(),
-                _ => "no outcome criterion applied".into(),
-            };
-        }
-        let names: Vec<String> = failing
-            .iter()
-            .map(|sc| {
-                let k = self.key(&sc.scorer, &sc.criterion);
-                if sc.status == ScoreStatus::Error {
-                    format!("{k} (scorer error)")
-                } else {
-                    k
-                }
-            })
-            .collect();
-        match failing.iter().find_map(|sc| score_detail(sc)) {
-            Some(d) => format!("{}: {d}", names.join(", ")),
-            None => names.join(", "),
-        }
-    }
-
-    fn failures(&self) -> Vec<Failure> {
-        self.samples
-            .iter()
-            .filter(|s| s.outcome != Outcome::Pass)
-            .map(|s| Failure {
-                key: s.key.clone(),
-                outcome: s.outcome,
-                error: s.response.error.clone(),
-                criteria: s
-                    .scores
-                    .iter()
-                    .filter(|sc| matches!(sc.status, ScoreStatus::Fail | ScoreStatus::Error))
-                    .map(|sc| FailedCriterion {
-                        key: self.key(&sc.scorer, &sc.criterion),
-                        score: sc.clone(),
-                    })
-                    .collect(),
-            })
-            .collect()
-    }
-}
-
-/// Whether a sample makes its task fail under `policy`.
-fn counts_as_failure(s: &SampleRecord, policy: ErrorPolicy) -> bool {
-    match s.outcome {
-        Outcome::Pass => false,
-        Outcome::Fail => true,
-        Outcome::Error => policy == ErrorPolicy::Fail,
-    }
-}
-
-/// A task's outcome under one variant; see [`TaskOutcome`].
-fn task_outcome(epochs: &[SampleRecord], policy: ErrorPolicy) -> TaskOutcome {
-    let counted: Vec<&SampleRecord> = epochs
-        .iter()
-        .filter(|s| !(policy == ErrorPolicy::Exclude && s.outcome == Outcome::Error))
-        .collect();
-    if counted.is_empty() {
-        TaskOutcome::Excluded
-    } else if counted.iter().all(|s| s.outcome == Outcome::Pass) {
-        TaskOutcome::Pass
-    } else {
-        TaskOutcome::Fail
-    }
 }
 
 /// A `tp` / `fp` / `fn` metric; missing, negative or non-finite values count as 0.
@@ -1277,50 +681,5 @@ mod tests {
             None
         );
         assert_eq!(duration_ms("yesterday", "2026-05-20T10:00:00Z"), None);
-    }
-
-    #[test]
-    fn rates_follow_the_error_policy() {
-        let c = OutcomeCounts {
-            pass: 3,
-            fail: 1,
-            error: 2,
-        };
-        assert_eq!(c.rate(ErrorPolicy::Fail), Rate { successes: 3, n: 6 });
-        assert_eq!(c.rate(ErrorPolicy::Exclude), Rate { successes: 3, n: 4 });
-        assert_eq!(Rate::default().value(), None);
-        assert_eq!(Rate::default().ci95(), None);
-        let s = StatusCounts {
-            pass: 1,
-            fail: 1,
-            not_applicable: 5,
-            error: 1,
-        };
-        assert_eq!(s.rate(ErrorPolicy::Fail), Rate { successes: 1, n: 3 });
-        assert_eq!(s.rate(ErrorPolicy::Exclude), Rate { successes: 1, n: 2 });
-    }
-
-    #[test]
-    fn details_and_locations() {
-        let e = Evidence::msg("`Foo` is not in the SDK").at(3, 9);
-        assert_eq!(evidence_location(&e).as_deref(), Some("3:9"));
-        let mut f = Evidence::msg("x");
-        f.file = Some("a.swift".into());
-        f.line = Some(4);
-        assert_eq!(evidence_location(&f).as_deref(), Some("a.swift:4"));
-        assert_eq!(evidence_location(&Evidence::msg("x")), None);
-        let s = Score::fail("swift", "symbols_exist").with_evidence(e);
-        assert_eq!(
-            score_detail(&s).as_deref(),
-            Some("`Foo` is not in the SDK (at 3:9)")
-        );
-        let s = Score::fail("swift", "parse").explain("line one\n  line two");
-        assert_eq!(score_detail(&s).as_deref(), Some("line one line two"));
-        assert_eq!(score_detail(&Score::fail("a", "b")), None);
-        let s = Score::fail("swift", "symbols_exist")
-            .explain("1 unknown symbol")
-            .with_evidence(Evidence::msg("`Foo`").at(2, 5));
-        assert_eq!(full_detail(&s), "1 unknown symbol — `Foo` (at 2:5)");
-        assert_eq!(full_detail(&Score::fail("a", "b")), "");
     }
 }

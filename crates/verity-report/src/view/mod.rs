@@ -1,0 +1,19 @@
+//! [`RunView`]: everything a report shows, computed once from a stored run.
+//!
+//! The renderers only format what is here, which is what keeps the terminal table, the JSON
+//! and the Markdown in agreement: a number is computed in exactly one place.
+//!
+//! `types` holds what a view exposes, `build` computes it from a stored run, and `detail` the
+//! per-task and per-sample parts: task outcomes, failures, and a score's detail as one line.
+
+mod build;
+mod detail;
+mod types;
+
+pub use detail::{evidence_location, full_detail, one_line, score_detail};
+pub use types::{
+    CategorySummary, Comparison, CriterionSummary, Discordant, FailedCriterion, Failure,
+    GroupCounts, GroupFailure, GroupSummary, Header, Latency, NO_CATEGORY, OutcomeCounts,
+    PrfCounts, PrfSummary, Rate, RunView, StatusCounts, TaskOutcome, TaskVariant, TaskView,
+    VariantInfo, VariantSummary, Winner,
+};
