@@ -37,8 +37,9 @@ pub use listing::{render_runs, render_task_list, runs_json, task_list_json};
 pub use markdown::render_markdown;
 pub use table::{TableOptions, render_table};
 pub use view::{
-    CategorySummary, Comparison, CriterionSummary, Discordant, FailedCriterion, Failure,
+    CategorySummary, Comparison, CriterionSummary, Discordant, FailedCriterion, FailedSample,
     GroupCounts, GroupFailure, GroupSummary, Header, Latency, NO_CATEGORY, OutcomeCounts,
     PrfCounts, PrfSummary, Rate, RunView, StatusCounts, TaskOutcome, TaskVariant, TaskView,
-    VariantInfo, VariantSummary, Winner, evidence_location, full_detail, one_line, score_detail,
+    VariantInfo, VariantSummary, Winner, evidence_location, full_detail, one_line, pass_rate,
+    score_detail,
 };

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use verity_model::{ErrorPolicy, Evidence, Outcome, SampleRecord, Score, ScoreStatus};
 
 use super::build::Builder;
-use super::types::{FailedCriterion, Failure, TaskOutcome, TaskVariant, TaskView};
+use super::types::{FailedCriterion, FailedSample, TaskOutcome, TaskVariant, TaskView};
 
 impl<'a> Builder<'a> {
     pub(super) fn tasks(&self) -> Vec<TaskView> {
@@ -54,11 +54,11 @@ impl<'a> Builder<'a> {
             .collect()
     }
 
-    pub(super) fn failures(&self) -> Vec<Failure> {
+    pub(super) fn failures(&self) -> Vec<FailedSample> {
         self.samples
             .iter()
             .filter(|s| s.outcome != Outcome::Pass)
-            .map(|s| Failure {
+            .map(|s| FailedSample {
                 key: s.key.clone(),
                 outcome: s.outcome,
                 error: s.response.error.clone(),

@@ -12,8 +12,8 @@ mod types;
 
 pub use detail::{evidence_location, full_detail, one_line, score_detail};
 pub use types::{
-    CategorySummary, Comparison, CriterionSummary, Discordant, FailedCriterion, Failure,
+    CategorySummary, Comparison, CriterionSummary, Discordant, FailedCriterion, FailedSample,
     GroupCounts, GroupFailure, GroupSummary, Header, Latency, NO_CATEGORY, OutcomeCounts,
     PrfCounts, PrfSummary, Rate, RunView, StatusCounts, TaskOutcome, TaskVariant, TaskView,
-    VariantInfo, VariantSummary, Winner,
+    VariantInfo, VariantSummary, Winner, pass_rate,
 };

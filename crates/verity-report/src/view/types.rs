@@ -20,6 +20,17 @@ pub struct Rate {
     pub n: u64,
 }
 
+/// The pass rate under the error policy, the one place it is computed (the report's outcomes
+/// and criteria, and the `--fail-under` gate): with `fail`, errors are failures and stay in
+/// the denominator; with `exclude`, they are left out.
+pub fn pass_rate(pass: u64, fail: u64, error: u64, policy: ErrorPolicy) -> Rate {
+    let n = match policy {
+        ErrorPolicy::Fail => pass + fail + error,
+        ErrorPolicy::Exclude => pass + fail,
+    };
+    Rate { successes: pass, n }
+}
+
 impl Rate {
     /// The pass rate, or `None` when nothing was counted (never NaN).
     pub fn value(&self) -> Option<f64> {
@@ -52,14 +63,7 @@ impl OutcomeCounts {
     /// The pass rate under `policy`: with `fail`, errors are failures (they stay in the
     /// denominator); with `exclude`, they are left out.
     pub fn rate(&self, policy: ErrorPolicy) -> Rate {
-        let n = match policy {
-            ErrorPolicy::Fail => self.pass + self.fail + self.error,
-            ErrorPolicy::Exclude => self.pass + self.fail,
-        };
-        Rate {
-            successes: self.pass,
-            n,
-        }
+        pass_rate(self.pass, self.fail, self.error, policy)
     }
 
     pub fn total(&self) -> u64 {
@@ -89,14 +93,7 @@ impl StatusCounts {
     /// The pass rate under `policy`. `not_applicable` never counts; a scorer error counts as a
     /// failure under `fail` and is left out under `exclude`, as for outcomes.
     pub fn rate(&self, policy: ErrorPolicy) -> Rate {
-        let n = match policy {
-            ErrorPolicy::Fail => self.pass + self.fail + self.error,
-            ErrorPolicy::Exclude => self.pass + self.fail,
-        };
-        Rate {
-            successes: self.pass,
-            n,
-        }
+        pass_rate(self.pass, self.fail, self.error, policy)
     }
 }
 
@@ -367,7 +364,7 @@ pub struct FailedCriterion {
 
 /// A sample whose outcome is `fail` or `error`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Failure {
+pub struct FailedSample {
     pub key: SampleKey,
     pub outcome: Outcome,
     /// Set when the provider gave no answer.
@@ -391,7 +388,7 @@ pub struct RunView {
     /// Suite tasks in suite order, then tasks known only from samples, by id.
     pub tasks: Vec<TaskView>,
     /// Failing and errored samples in task, variant, epoch order.
-    pub failures: Vec<Failure>,
+    pub failures: Vec<FailedSample>,
     /// Things a reader should know about the data (unknown tasks, an unfinished run…).
     pub notes: Vec<String>,
 }
