@@ -1,0 +1,563 @@
+//! Each reference resolved against the index: type names, free functions, initializers,
+//! members, implicit members and macros are used (with their candidates) or reported missing.
+
+use tree_sitter::Node;
+
+use super::labels::CallArgs;
+use super::types::Ty;
+use super::{Analyzer, MAX_NAME_CANDIDATES, RefKey, capitalized, ident, named_children};
+use crate::builtins;
+use crate::index::{F_APPROX, Index, SymId, SymbolKind, base_name, split_path, title_labels};
+
+impl<'a> Analyzer<'a> {
+    /// A miss, unless the facts cannot decide it (see [`crate::check`]): recorded either way,
+    /// the checker decides whether it is verifiable.
+    pub(super) fn unresolved_or_miss(&mut self, message: String, n: Node<'_>) {
+        self.miss(message, n);
+    }
+
+    fn nested_type_exists(&self, name: &str) -> bool {
+        let (Some(b), Some(empty)) = (self.index.str_id(name), self.index.str_id("")) else {
+            return false;
+        };
+        self.index.with_base(b).iter().any(|&id| {
+            self.index
+                .sym(id)
+                .is_some_and(|s| s.parent != empty && s.kind.is_type())
+        })
+    }
+
+    pub(super) fn check_type_name(&mut self, comps: &[&str], n: Node<'_>) {
+        let Some(first) = comps.first().copied() else {
+            return;
+        };
+        if first.is_empty()
+            || first.starts_with('$')
+            || self.declared_type(first)
+            || self.declared_value(first)
+            || builtins::TYPES.contains(&first)
+            || (first.len() == 1 && capitalized(first))
+        {
+            return;
+        }
+        if comps.len() == 1 && self.index.has_module(first) {
+            return;
+        }
+        match self.sdk_type_path(comps) {
+            Some(p) => {
+                let ids = self.index.type_syms(&p);
+                let key = RefKey {
+                    name: p.rsplit('.').next().unwrap_or(&p).to_owned(),
+                    recv: p.rsplit_once('.').map(|(a, _)| a.to_owned()),
+                    is_type: true,
+                    ..RefKey::default()
+                };
+                self.used(p.clone(), ids, n, true, key);
+            }
+            None => {
+                if comps.len() == 1 {
+                    if let Some(ids) = self.contextual_type(first) {
+                        let key = RefKey {
+                            name: first.to_owned(),
+                            is_type: true,
+                            ..RefKey::default()
+                        };
+                        self.used(first.to_owned(), ids, n, true, key);
+                        return;
+                    }
+                    if self.in_type > 0 && self.nested_type_exists(first) {
+                        return;
+                    }
+                }
+                // a nested name under a known type whose members are incomplete
+                if comps.len() > 1
+                    && let Some(p) = self.sdk_type_path(&comps[..1])
+                    && (self.roots_incomplete(&[p.as_str()])
+                        || self.declared_type(comps[comps.len() - 1]))
+                {
+                    return;
+                }
+                // a top-level function or constant with a capitalized name
+                // (`NSLocalizedString`, `NSNotFound`, `M_PI`)
+                if comps.len() == 1 && self.top_level_value(first) {
+                    return;
+                }
+                self.out.references += 1;
+                self.unresolved_or_miss(
+                    format!("type `{}` is not in the SDK index", comps.join(".")),
+                    n,
+                );
+            }
+        }
+    }
+
+    pub(super) fn check_user_type(&mut self, n: Node<'_>) {
+        let comps: Vec<&str> = named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() == "type_identifier")
+            .map(|c| ident(self.t(c)))
+            .collect();
+        self.check_type_name(&comps, n);
+    }
+
+    fn top_level_value(&self, name: &str) -> bool {
+        let (Some(b), Some(empty)) = (self.index.str_id(name), self.index.str_id("")) else {
+            return false;
+        };
+        self.index.with_base(b).iter().any(|&id| {
+            self.index
+                .sym(id)
+                .is_some_and(|s| s.parent == empty && !s.kind.is_type())
+        })
+    }
+
+    fn top_level_funcs(&self, name: &str) -> Vec<SymId> {
+        let Some(b) = self.index.str_id(name) else {
+            return Vec::new();
+        };
+        let Some(empty) = self.index.str_id("") else {
+            return Vec::new();
+        };
+        self.index
+            .with_base(b)
+            .iter()
+            .copied()
+            .filter(|&id| {
+                self.index.sym(id).is_some_and(|s| {
+                    s.parent == empty && matches!(s.kind, SymbolKind::Func | SymbolKind::Operator)
+                })
+            })
+            .collect()
+    }
+
+    pub(super) fn check_free_call(&mut self, name: &str, args: &CallArgs, n: Node<'_>) {
+        if name.is_empty() || name.starts_with('$') || builtins::KEYWORDS.contains(&name) {
+            return;
+        }
+        if self.declared_value(name) || self.declared_type(name) {
+            return;
+        }
+        if capitalized(name) {
+            // `Foo(...)`: an initializer, unless a capitalized function (`NSLocalizedString`)
+            if let Some(p) = self.sdk_type_path(&[name]) {
+                let ids = self.index.type_syms(&p);
+                let key = RefKey {
+                    name: p.clone(),
+                    is_type: true,
+                    ..RefKey::default()
+                };
+                self.used(p.clone(), ids, n, true, key);
+                self.check_init(&p, args, n);
+                return;
+            }
+            let funcs = self.top_level_funcs(name);
+            if funcs.is_empty() {
+                self.check_type_name(&[name], n);
+            } else {
+                let key = RefKey {
+                    name: name.to_owned(),
+                    labels: Some(args.all_labels()),
+                    ..RefKey::default()
+                };
+                self.used(format!("{name}{}", args.display()), funcs, n, true, key);
+            }
+            return;
+        }
+        if builtins::FUNCTIONS.contains(&name) {
+            return;
+        }
+        let funcs = self.top_level_funcs(name);
+        let key = RefKey {
+            name: name.to_owned(),
+            labels: Some(args.all_labels()),
+            ..RefKey::default()
+        };
+        if funcs.is_empty() {
+            if self.in_type == 0 {
+                self.out.references += 1;
+                self.unresolved_or_miss(format!("function `{name}` is not in the SDK index"), n);
+            }
+            return;
+        }
+        let compat = self.compatible_ids(&funcs, args);
+        let ids = if compat.is_empty() { funcs } else { compat };
+        self.used(format!("{name}{}", args.display()), ids, n, true, key);
+    }
+
+    pub(super) fn check_init(&mut self, path: &str, args: &CallArgs, n: Node<'_>) {
+        let closure = self.closure_of(path);
+        let inits = self.index.member_ids_in(&closure, "init");
+        let key = RefKey {
+            recv: Some(path.to_owned()),
+            name: path.rsplit('.').next().unwrap_or(path).to_owned(),
+            labels: Some(args.all_labels()),
+            is_init: true,
+            ..RefKey::default()
+        };
+        let what = format!("{path}{}", args.display());
+        if inits.is_empty() {
+            return;
+        }
+        let compat = self.compatible_ids(&inits, args);
+        if !compat.is_empty() {
+            self.used(
+                format!("{path}.init{}", args.display()),
+                compat,
+                n,
+                true,
+                key,
+            );
+            return;
+        }
+        let lenient = self.roots_incomplete(&[path])
+            || inits.iter().any(|&i| self.sym_is_objc(i))
+            || self
+                .index
+                .type_syms(path)
+                .iter()
+                .any(|&i| self.sym_is_objc(i))
+            || (args.labels.is_empty()
+                && args.trailing.is_empty()
+                && self.closure_has(&closure, "NSObject"))
+            || self
+                .decls
+                .ext_inits
+                .contains(path.rsplit('.').next().unwrap_or(path));
+        if lenient {
+            return;
+        }
+        self.out.references += 1;
+        let known = self.some_titles(&inits);
+        self.unresolved_or_miss(
+            format!("no initializer `{what}` in the SDK index (known: {known})"),
+            n,
+        );
+    }
+
+    pub(super) fn check_member(
+        &mut self,
+        recv: &Ty,
+        name: &str,
+        call: Option<&CallArgs>,
+        n: Node<'_>,
+        display: &str,
+    ) {
+        if name.is_empty() || name.chars().all(|c| c.is_ascii_digit()) {
+            return;
+        }
+        let Ty::Sdk { path, also, .. } = recv else {
+            self.name_only(name, call, n);
+            return;
+        };
+        let mut roots: Vec<&str> = vec![path.as_str()];
+        if let Some(a) = also {
+            roots.push(a.as_str());
+        }
+        let mut closure = self.closure_of(path);
+        if let Some(a) = also {
+            for t in self.closure_of(a) {
+                if !closure.contains(&t) {
+                    closure.push(t);
+                }
+            }
+        }
+        let ids = self.index.member_ids_in(&closure, name);
+        let ids = self.prefer_staticness(ids, matches!(recv, Ty::Sdk { meta: true, .. }));
+        let key = RefKey {
+            recv: Some(path.clone()),
+            name: name.to_owned(),
+            labels: call.map(CallArgs::all_labels),
+            ..RefKey::default()
+        };
+        let what = match call {
+            Some(a) => format!("{path}.{name}{}", a.display()),
+            None => format!("{path}.{name}"),
+        };
+        if ids.is_empty() {
+            if self.declared_value(name)
+                || matches!(
+                    name,
+                    "rawValue" | "hashValue" | "hash" | "description" | "debugDescription"
+                )
+                || self.roots_incomplete(&roots)
+                || self.has_dynamic_members(&closure)
+                || (self.closure_has(&closure, "NSObject")
+                    && builtins::NSOBJECT_MEMBERS.contains(&name))
+                || self.objc_near(&closure, name)
+            {
+                return;
+            }
+            self.out.references += 1;
+            self.unresolved_or_miss(
+                format!("`{display}` has no member `{name}` in the SDK index"),
+                n,
+            );
+            return;
+        }
+        match call {
+            Some(args) => {
+                let compat = self.compatible_ids(&ids, args);
+                if !compat.is_empty() {
+                    self.used(what, compat, n, true, key);
+                    return;
+                }
+                let lenient = self.declared_value(name)
+                    || ids.iter().any(|&i| self.sym_is_objc(i))
+                    || self.roots_incomplete(&roots);
+                if lenient {
+                    return;
+                }
+                self.out.references += 1;
+                let known = self.some_titles(&ids);
+                self.unresolved_or_miss(
+                    format!(
+                        "no `{name}` overload on `{display}` takes the labels {} (known: {known})",
+                        args.display()
+                    ),
+                    n,
+                );
+            }
+            None => self.used(what, ids, n, true, key),
+        }
+    }
+
+    /// `Type.member` means a static member (or a nested type, a case, an initializer) and
+    /// `value.member` an instance member, when the candidates include such.
+    fn prefer_staticness(&self, ids: Vec<SymId>, meta: bool) -> Vec<SymId> {
+        let is_static = |k: SymbolKind| {
+            matches!(
+                k,
+                SymbolKind::TypeMethod
+                    | SymbolKind::TypeProperty
+                    | SymbolKind::TypeSubscript
+                    | SymbolKind::EnumCase
+                    | SymbolKind::Init
+            ) || k.is_type()
+        };
+        let preferred: Vec<SymId> = ids
+            .iter()
+            .copied()
+            .filter(|&id| {
+                self.index
+                    .sym(id)
+                    .is_some_and(|s| is_static(s.kind) == meta)
+            })
+            .collect();
+        if preferred.is_empty() { ids } else { preferred }
+    }
+
+    /// A member of a receiver of unknown type: no existence check; the candidates with that
+    /// name anywhere still decide availability and deprecation when they all agree.
+    fn name_only(&mut self, name: &str, call: Option<&CallArgs>, n: Node<'_>) {
+        if self.declared_value(name) || matches!(name, "init" | "self") {
+            self.out.references += 1;
+            return;
+        }
+        // A property of an unknown receiver may be a tuple label or a member of a type the
+        // source never names: only calls (whose labels narrow the candidates) are used.
+        let Some(args) = call else {
+            self.out.references += 1;
+            return;
+        };
+        let ids = self.members_named(name, true);
+        if ids.len() > MAX_NAME_CANDIDATES {
+            // a name this common (`map`, `append`) cannot be pinned down by name alone
+            self.out.references += 1;
+            return;
+        }
+        let ids = self.compatible_ids(&ids, args);
+        let key = RefKey {
+            name: name.to_owned(),
+            labels: Some(args.all_labels()),
+            ..RefKey::default()
+        };
+        self.used(format!("{name}{}", args.display()), ids, n, false, key);
+    }
+
+    /// Members (not top-level symbols) with this base name, callable or not.
+    fn members_named(&self, name: &str, callable: bool) -> Vec<SymId> {
+        let Some(b) = self.index.str_id(name) else {
+            return Vec::new();
+        };
+        let empty = self.index.str_id("");
+        let mut ids: Vec<SymId> = self
+            .index
+            .with_base(b)
+            .iter()
+            .copied()
+            .filter(|&id| {
+                self.index.sym(id).is_some_and(|s| {
+                    Some(s.parent) != empty
+                        && !s.kind.is_type()
+                        && (callable || !matches!(s.kind, SymbolKind::Method | SymbolKind::Init))
+                })
+            })
+            .collect();
+        for id in self.index.with_alt_base(b) {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        ids.truncate(2000);
+        ids
+    }
+
+    pub(super) fn check_implicit(&mut self, name: &str, call: Option<&CallArgs>, n: Node<'_>) {
+        if name.is_empty() || matches!(name, "init" | "self") || self.declared_value(name) {
+            return;
+        }
+        let all = self.members_named(name, true);
+        let key = RefKey {
+            name: name.to_owned(),
+            labels: call.map(CallArgs::all_labels),
+            ..RefKey::default()
+        };
+        if all.is_empty() {
+            // near spellings of approximated Objective-C names (`.scaleAspectFit`)
+            if self.approx_anywhere(name) {
+                return;
+            }
+            self.out.references += 1;
+            self.unresolved_or_miss(format!("no SDK member named `.{name}`"), n);
+            return;
+        }
+        if all.len() > MAX_NAME_CANDIDATES {
+            self.out.references += 1;
+            return;
+        }
+        match call {
+            None => {
+                let vals: Vec<SymId> = all
+                    .iter()
+                    .copied()
+                    .filter(|&id| {
+                        self.index.sym(id).is_some_and(|s| {
+                            matches!(
+                                s.kind,
+                                SymbolKind::EnumCase
+                                    | SymbolKind::TypeProperty
+                                    | SymbolKind::Property
+                                    | SymbolKind::Var
+                            )
+                        })
+                    })
+                    .collect();
+                self.used(format!(".{name}"), vals, n, false, key);
+            }
+            Some(args) => {
+                let compat = self.compatible_ids(&all, args);
+                if compat.is_empty() {
+                    if all.iter().any(|&i| self.sym_is_objc(i)) {
+                        return;
+                    }
+                    self.out.references += 1;
+                    let known = self.some_titles(&all);
+                    self.unresolved_or_miss(
+                        format!(
+                            "no SDK member `.{name}` takes the labels {} (known: {known})",
+                            args.display()
+                        ),
+                        n,
+                    );
+                    return;
+                }
+                self.used(format!(".{name}{}", args.display()), compat, n, false, key);
+            }
+        }
+    }
+
+    fn approx_anywhere(&self, name: &str) -> bool {
+        let lname = name.to_ascii_lowercase();
+        self.index.syms.iter().any(|s| {
+            s.flags & F_APPROX != 0
+                && matches!(s.kind, SymbolKind::EnumCase | SymbolKind::TypeProperty)
+                && {
+                    let b = self.index.s(s.base).to_ascii_lowercase();
+                    b == lname || near_suffix(&b, &lname)
+                }
+        })
+    }
+
+    pub(super) fn check_macro(&mut self, name: &str, n: Node<'_>) {
+        if builtins::DIRECTIVES.contains(&name)
+            || self.declared_value(name)
+            || self.declared_type(name)
+        {
+            return;
+        }
+        let ids: Vec<SymId> = match self.index.str_id(name) {
+            Some(b) => self
+                .index
+                .with_base(b)
+                .iter()
+                .copied()
+                .filter(|&id| {
+                    self.index
+                        .sym(id)
+                        .is_some_and(|s| s.kind == SymbolKind::Macro)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        if ids.is_empty() {
+            self.out.references += 1;
+            self.unresolved_or_miss(format!("macro `#{name}` is not in the SDK index"), n);
+            return;
+        }
+        let key = RefKey {
+            name: name.to_owned(),
+            ..RefKey::default()
+        };
+        self.used(format!("#{name}"), ids, n, true, key);
+    }
+}
+
+/// One name ends with the other and the shorter keeps most of the longer (`aspectfit` /
+/// `scaleaspectfit`): how approximated enum-case prefixes go wrong.
+fn near_suffix(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 5 && long.ends_with(short) && short.len() * 10 >= long.len() * 6
+}
+
+/// Finds a symbol for `name` (as [`Index::lookup`] does), for the deprecation map.
+pub(crate) fn resolve_name(index: &Index, name: &str) -> Vec<SymId> {
+    let mut ids = index.lookup_ids(name);
+    if ids.is_empty() {
+        // an imported Objective-C method whose labels the index approximates: same base,
+        // same arity (`archivedData(withRootObject:)` → `archivedData(withRoot:)`)
+        let parts = split_path(name);
+        if let Some(last) = parts.last()
+            && let Some(labels) = title_labels(last)
+        {
+            let base = base_name(last);
+            let mut q: Vec<&str> = parts[..parts.len() - 1].to_vec();
+            q.push(base);
+            ids = index
+                .lookup_ids(&q.join("."))
+                .into_iter()
+                .filter(|&id| {
+                    index.sym(id).is_some_and(|s| {
+                        s.flags & F_APPROX != 0
+                            && title_labels(index.s(s.name))
+                                .is_some_and(|l| l.len() == labels.len())
+                    })
+                })
+                .collect();
+        }
+    }
+    if ids.is_empty() {
+        // `Type(label:)` — an initializer written the way it is called
+        let parts = split_path(name);
+        if let Some(last) = parts.last()
+            && capitalized(last)
+            && last.contains('(')
+        {
+            let ty = base_name(last);
+            let labels = &last[ty.len()..];
+            let mut prefix: Vec<&str> = parts[..parts.len() - 1].to_vec();
+            prefix.push(ty);
+            ids = index.lookup_ids(&format!("{}.init{labels}", prefix.join(".")));
+        }
+    }
+    ids
+}

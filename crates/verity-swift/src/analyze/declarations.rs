@@ -1,0 +1,135 @@
+//! The first walk: every name the source declares itself, and its imports.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::{ident, named_children, text};
+
+/// Names the source declares.
+#[derive(Debug, Default)]
+pub(crate) struct Decls {
+    pub types: HashSet<String>,
+    /// Types the source extends with initializers of its own.
+    pub ext_inits: HashSet<String>,
+    pub values: HashSet<String>,
+    pub imports: Vec<String>,
+    /// The syntax tree's depth (the analysis needs a large stack beyond some depth).
+    pub max_depth: usize,
+}
+
+impl Decls {
+    pub(crate) fn collect(root: Node<'_>, src: &str) -> Decls {
+        let mut d = Decls::default();
+        // iterative walk (no recursion on untrusted depth)
+        let mut stack = vec![(root, 0usize)];
+        while let Some((n, depth)) = stack.pop() {
+            d.max_depth = d.max_depth.max(depth);
+            d.visit(n, src);
+            let mut c = n.walk();
+            for ch in n.children(&mut c) {
+                if ch.kind() != "ERROR" || ch.child_count() > 0 {
+                    stack.push((ch, depth + 1));
+                }
+            }
+        }
+        d
+    }
+
+    fn value(&mut self, n: Node<'_>, src: &str) {
+        let t = ident(text(n, src));
+        if !t.is_empty() && t != "_" {
+            self.values.insert(t.to_owned());
+        }
+    }
+
+    fn visit(&mut self, n: Node<'_>, src: &str) {
+        match n.kind() {
+            "import_declaration" => {
+                if let Some(id) = named_children(n)
+                    .into_iter()
+                    .find(|c| c.kind() == "identifier")
+                {
+                    let full = text(id, src);
+                    let first = full.split('.').next().unwrap_or(full).trim();
+                    if !first.is_empty() {
+                        self.imports.push(first.to_owned());
+                    }
+                }
+            }
+            "class_declaration" | "protocol_declaration" => {
+                if let Some(name) = n.child_by_field_name("name")
+                    && name.kind() == "type_identifier"
+                {
+                    self.types.insert(ident(text(name, src)).to_owned());
+                }
+            }
+            "typealias_declaration" | "associatedtype_declaration" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    self.types.insert(ident(text(name, src)).to_owned());
+                }
+            }
+            "type_parameter" => {
+                if let Some(t) = named_children(n)
+                    .into_iter()
+                    .find(|c| c.kind() == "type_identifier")
+                {
+                    self.types.insert(ident(text(t, src)).to_owned());
+                }
+            }
+            "init_declaration" => {
+                let mut p = n.parent();
+                while let Some(x) = p {
+                    if x.kind() == "class_declaration" {
+                        if let Some(name) = x.child_by_field_name("name")
+                            && name.kind() == "user_type"
+                        {
+                            let t = text(name, src);
+                            let last = t.rsplit('.').next().unwrap_or(t);
+                            self.ext_inits.insert(ident(last.trim()).to_owned());
+                        }
+                        break;
+                    }
+                    p = x.parent();
+                }
+            }
+            "function_declaration" | "protocol_function_declaration" | "macro_declaration" => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    self.value(name, src);
+                }
+            }
+            "parameter" | "lambda_parameter" | "enum_entry" | "capture_list_item" => {
+                for c in named_children(n) {
+                    if c.kind() == "simple_identifier" {
+                        self.value(c, src);
+                    }
+                }
+            }
+            "pattern" | "if_statement" | "guard_statement" | "while_statement"
+            | "computed_setter" | "willset_clause" | "didset_clause" | "for_statement" => {
+                for c in named_children(n) {
+                    if c.kind() == "simple_identifier"
+                        && (n.kind() == "pattern"
+                            || n.child_by_field_name("bound_identifier") == Some(c)
+                            || matches!(
+                                n.kind(),
+                                "computed_setter" | "willset_clause" | "didset_clause"
+                            ))
+                    {
+                        self.value(c, src);
+                    }
+                }
+            }
+            "protocol_property_declaration" => {
+                if let Some(p) = n.child_by_field_name("name") {
+                    for c in named_children(p) {
+                        if c.kind() == "simple_identifier" {
+                            self.value(c, src);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

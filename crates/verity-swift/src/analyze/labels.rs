@@ -1,0 +1,320 @@
+//! A call's argument labels (and its first trailing closure's arity) matched against the
+//! declarations that could be called.
+
+use tree_sitter::Node;
+
+use super::{Analyzer, children, ident, named_children, text};
+use crate::builtins;
+use crate::index::{F_APPROX, SymId, SymbolKind, title_labels};
+
+/// Argument labels of a call.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CallArgs {
+    /// Parenthesized arguments: the label or `_`.
+    pub labels: Vec<String>,
+    /// Trailing closures: the first `_`, then their labels.
+    pub trailing: Vec<String>,
+    /// Parameter count of the first trailing closure (explicit parameters or `$n`).
+    pub closure_arity: Option<usize>,
+}
+
+impl CallArgs {
+    pub(super) fn all_labels(&self) -> Vec<String> {
+        self.labels.iter().chain(&self.trailing).cloned().collect()
+    }
+
+    pub(super) fn display(&self) -> String {
+        let mut s = String::from("(");
+        for l in self.labels.iter().chain(&self.trailing) {
+            s.push_str(l);
+            s.push(':');
+        }
+        s.push(')');
+        s
+    }
+}
+
+/// Whether a call with `args` can call a declaration titled `title` (argument labels in
+/// order; defaulted parameters may be omitted; the first trailing closure may fill any
+/// parameter; unlabeled arguments may continue a variadic parameter).
+pub(crate) fn labels_compatible(title: &str, defaulted: u64, args: &CallArgs) -> bool {
+    let Some(params) = title_labels(title) else {
+        return true;
+    };
+    if params.len() > 60 || args.labels.len() + args.trailing.len() > 16 {
+        return true;
+    }
+    if let (Some(arity), Some((_, allowed))) = (
+        args.closure_arity,
+        builtins::CLOSURE_ARITY.iter().find(|(t, _)| *t == title),
+    ) && !args.trailing.is_empty()
+        && !allowed.contains(&arity)
+    {
+        return false;
+    }
+    let d = |i: usize| i < 64 && defaulted >> i & 1 == 1;
+    fn go(
+        params: &[&str],
+        d: &dyn Fn(usize) -> bool,
+        args: &CallArgs,
+        pi: usize,
+        li: usize,
+        ti: usize,
+        last: Option<usize>,
+    ) -> bool {
+        if li < args.labels.len() {
+            let a = args.labels[li].as_str();
+            if a == "_" && last.is_some() && go(params, d, args, pi, li + 1, ti, last) {
+                return true;
+            }
+            let mut j = pi;
+            while j < params.len() {
+                if params[j] == a && go(params, d, args, j + 1, li + 1, ti, Some(j)) {
+                    return true;
+                }
+                if !d(j) {
+                    break;
+                }
+                j += 1;
+            }
+            return false;
+        }
+        if ti < args.trailing.len() {
+            let t = args.trailing[ti].as_str();
+            let mut j = pi;
+            while j < params.len() {
+                if (ti == 0 || params[j] == t) && go(params, d, args, j + 1, li, ti + 1, Some(j)) {
+                    return true;
+                }
+                if !d(j) {
+                    break;
+                }
+                j += 1;
+            }
+            return false;
+        }
+        (pi..params.len()).all(d)
+    }
+    go(&params, &d, args, 0, 0, 0, None)
+}
+
+impl<'a> Analyzer<'a> {
+    /// Collects the labels of a call's arguments and trailing closures.
+    pub(super) fn call_args(&self, call: Node<'_>) -> CallArgs {
+        let mut a = CallArgs::default();
+        let suffix = children(call)
+            .into_iter()
+            .find(|c| matches!(c.kind(), "call_suffix" | "constructor_suffix"));
+        let Some(suffix) = suffix else { return a };
+        let mut pending_label: Option<String> = None;
+        for c in children(suffix) {
+            match c.kind() {
+                "value_arguments" => {
+                    for v in named_children(c) {
+                        if v.kind() != "value_argument" {
+                            continue;
+                        }
+                        let label = v
+                            .child_by_field_name("name")
+                            .map(|l| ident(self.t(l)).to_owned())
+                            .unwrap_or_else(|| "_".to_owned());
+                        a.labels.push(label);
+                    }
+                }
+                "simple_identifier" => pending_label = Some(ident(self.t(c)).to_owned()),
+                "lambda_literal" => {
+                    if a.trailing.is_empty() {
+                        a.closure_arity = Some(closure_arity(c, self.src));
+                        a.trailing.push("_".to_owned());
+                    } else {
+                        a.trailing
+                            .push(pending_label.take().unwrap_or_else(|| "_".to_owned()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        a
+    }
+
+    fn title(&self, id: SymId) -> &'a str {
+        match self.index.sym(id) {
+            Some(s) => self.index.s(s.name),
+            None => "",
+        }
+    }
+
+    /// Candidates a call's labels fit: with the recorded defaulted parameters; failing that,
+    /// leniently (any parameter may have a default the graph did not record — closure
+    /// parameters with defaults often are not).
+    pub(super) fn compatible_ids(&self, ids: &[SymId], args: &CallArgs) -> Vec<SymId> {
+        let strict = self.compatible_with(ids, args, false);
+        if !strict.is_empty() {
+            return strict;
+        }
+        // an imported Objective-C method whose labels the index only approximates
+        // (`archivedData(withRoot:)` for `archivedData(withRootObject:)`): same arity wins
+        let n = args.labels.len() + args.trailing.len();
+        let approx: Vec<SymId> = ids
+            .iter()
+            .copied()
+            .filter(|&id| {
+                self.index.sym(id).is_some_and(|s| {
+                    s.flags & F_APPROX != 0
+                        && title_labels(self.index.s(s.name)).is_some_and(|l| l.len() == n)
+                })
+            })
+            .collect();
+        if !approx.is_empty() {
+            return approx;
+        }
+        self.compatible_with(ids, args, true)
+    }
+
+    fn compatible_with(&self, ids: &[SymId], args: &CallArgs, lenient: bool) -> Vec<SymId> {
+        let v = self.compatible_any(ids, args, lenient);
+        // a callable match beats a property that might hold a closure
+        let callable: Vec<SymId> = v
+            .iter()
+            .copied()
+            .filter(|&id| self.index.sym(id).is_some_and(|s| s.kind.is_callable()))
+            .collect();
+        if callable.is_empty() { v } else { callable }
+    }
+
+    fn compatible_any(&self, ids: &[SymId], args: &CallArgs, lenient: bool) -> Vec<SymId> {
+        ids.iter()
+            .copied()
+            .filter(|&id| {
+                let Some(s) = self.index.sym(id) else {
+                    return false;
+                };
+                match s.kind {
+                    // a property or case without payload may hold a closure
+                    SymbolKind::Property
+                    | SymbolKind::TypeProperty
+                    | SymbolKind::Var
+                    | SymbolKind::Struct
+                    | SymbolKind::Class
+                    | SymbolKind::Enum
+                    | SymbolKind::Typealias => true,
+                    _ => labels_compatible(
+                        self.index.s(s.name),
+                        if lenient { u64::MAX } else { s.defaulted },
+                        args,
+                    ),
+                }
+            })
+            .collect()
+    }
+
+    pub(super) fn some_titles(&self, ids: &[SymId]) -> String {
+        let mut titles: Vec<&str> = ids.iter().map(|&i| self.title(i)).collect();
+        titles.sort_unstable();
+        titles.dedup();
+        let n = titles.len();
+        let mut s = titles
+            .into_iter()
+            .take(4)
+            .map(|t| format!("`{t}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if n > 4 {
+            s.push_str(", …");
+        }
+        s
+    }
+}
+
+/// Parameters of a closure literal: explicit ones, else the highest `$n` + 1, else 0.
+fn closure_arity(lambda: Node<'_>, src: &str) -> usize {
+    for c in named_children(lambda) {
+        if c.kind() == "lambda_function_type" {
+            for p in named_children(c) {
+                if p.kind() == "lambda_function_type_parameters" {
+                    return named_children(p)
+                        .into_iter()
+                        .filter(|x| x.kind() == "lambda_parameter")
+                        .count();
+                }
+            }
+        }
+    }
+    let mut max: Option<usize> = None;
+    let mut stack: Vec<(Node<'_>, usize)> =
+        named_children(lambda).into_iter().map(|c| (c, 0)).collect();
+    while let Some((n, d)) = stack.pop() {
+        if n.kind() == "lambda_literal" || d > 64 {
+            continue;
+        }
+        if n.kind() == "simple_identifier"
+            && let Some(num) = text(n, src).strip_prefix('$')
+            && let Ok(k) = num.parse::<usize>()
+        {
+            max = Some(max.map_or(k, |m: usize| m.max(k)));
+        }
+        for c in named_children(n) {
+            stack.push((c, d + 1));
+        }
+    }
+    max.map_or(0, |m| m + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(labels: &[&str], trailing: &[&str]) -> CallArgs {
+        CallArgs {
+            labels: labels.iter().map(|s| s.to_string()).collect(),
+            trailing: trailing.iter().map(|s| s.to_string()).collect(),
+            closure_arity: None,
+        }
+    }
+
+    #[test]
+    fn label_matching() {
+        let nd = "navigationDestination(for:destination:)";
+        assert!(labels_compatible(nd, 0, &args(&["for"], &["_"])));
+        assert!(labels_compatible(
+            nd,
+            0,
+            &args(&["for", "destination"], &[])
+        ));
+        assert!(!labels_compatible(nd, 0, &args(&["for", "content"], &[])));
+        assert!(!labels_compatible(nd, 0, &args(&["for"], &[])));
+        // defaulted parameters may be left out
+        let p = "print(_:separator:terminator:)";
+        assert!(labels_compatible(p, 0b110, &args(&["_"], &[])));
+        assert!(
+            labels_compatible(p, 0b110, &args(&["_", "_", "_"], &[])),
+            "variadic"
+        );
+        assert!(labels_compatible(
+            p,
+            0b110,
+            &args(&["_", "terminator"], &[])
+        ));
+        assert!(!labels_compatible(p, 0b110, &args(&["_", "sep"], &[])));
+        // a trailing closure may skip defaulted parameters
+        let t = "init(priority:operation:)";
+        assert!(labels_compatible(t, 0b1, &args(&[], &["_"])));
+        // multiple trailing closures
+        let b = "init(action:label:)";
+        assert!(labels_compatible(b, 0, &args(&[], &["_", "label"])));
+        assert!(!labels_compatible(b, 0, &args(&[], &["_", "content"])));
+        assert!(labels_compatible("bold()", 0, &args(&[], &[])));
+        assert!(!labels_compatible("bold()", 0, &args(&["_"], &[])));
+    }
+
+    #[test]
+    fn closure_arity_disambiguates_on_change() {
+        let mut a = args(&["of"], &["_"]);
+        a.closure_arity = Some(1);
+        assert!(labels_compatible("onChange(of:perform:)", 0, &a));
+        assert!(!labels_compatible("onChange(of:initial:_:)", 0b10, &a));
+        a.closure_arity = Some(2);
+        assert!(!labels_compatible("onChange(of:perform:)", 0, &a));
+        assert!(labels_compatible("onChange(of:initial:_:)", 0b10, &a));
+    }
+}

@@ -1,0 +1,229 @@
+//! Finds the SDK symbols a Swift source refers to and resolves them against an [`Index`].
+//!
+//! Two walks over the tree-sitter syntax tree:
+//!
+//! 1. [`Decls`]: every name the source declares itself — types, functions, properties,
+//!    members of its extensions, locals, parameters, closure parameters, enum cases, generic
+//!    parameters — and its imports. None of these is ever reported missing.
+//! 2. [`Analyzer`]: references — type names, attributes and property wrappers, macros,
+//!    initializer calls with their argument labels, member accesses and calls, implicit
+//!    members (`.bold`, `.rect(cornerRadius:)`), `@Environment(\.key)` key paths — each
+//!    resolved as far as the facts allow, with the `#available` / `@available` guards around
+//!    it.
+//!
+//! Resolution is conservative: a member is reported missing only when its receiver's type is
+//! known (an SDK type named in the source, a static access, a local whose type is written or
+//! constructed in its declaration) and neither the type nor any supertype, protocol extension
+//! or extension in the source has a member of that name. Receivers of unknown type are never
+//! reported; types whose member list is known to be incomplete (typealiases, placeholders
+//! synthesized from extensions, imported Objective-C names that were approximated) are not
+//! either.
+//!
+//! The modules: `declarations` (the first walk), `walk` (the second: scopes, guards and the
+//! syntax it visits), `types` (the guessed type of an expression, and locals' types),
+//! `supertypes` (what the index knows about a type and everything it inherits), `labels`
+//! (matching a call's argument labels against declarations) and `checks` (each reference
+//! resolved, used or reported missing).
+
+mod checks;
+mod declarations;
+mod labels;
+mod supertypes;
+mod types;
+mod walk;
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use crate::builtins;
+use crate::index::{Index, SymId};
+use crate::syntax::pos;
+use crate::version::{Target, Version};
+
+pub(crate) use checks::resolve_name;
+pub(crate) use declarations::Decls;
+use types::Ty;
+
+/// Deeper subtrees are not analyzed (real code is far shallower; garbage can be deeper).
+const MAX_DEPTH: usize = 400;
+/// Receiver-less references with more same-named candidates than this are not used for
+/// availability or deprecation (they cannot all agree in any useful way).
+const MAX_NAME_CANDIDATES: usize = 64;
+
+/// A reference the index resolved to candidate symbols (for availability and deprecation).
+#[derive(Clone, Debug)]
+pub(crate) struct Use {
+    /// How the source spells it (`URLSession.shared`, `NavigationStack(path:)`, `.bold()`).
+    pub what: String,
+    pub ids: Vec<SymId>,
+    pub line: u32,
+    pub column: u32,
+    /// The highest `#available` / `@available` version for the target's domain around it.
+    pub guard: Option<Version>,
+    /// The receiver's type was known (false: candidates found by name alone).
+    pub resolved: bool,
+    pub key: RefKey,
+}
+
+/// The textual shape of a reference, for matching curated deprecation-map keys the index
+/// cannot resolve.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RefKey {
+    /// The receiver's (or constructed) type name when known.
+    pub recv: Option<String>,
+    /// Base name (`openURL`, `NavigationLink` for an initializer call, the type for a type).
+    pub name: String,
+    /// Argument labels of a call (`_` for unlabeled), trailing closures included.
+    pub labels: Option<Vec<String>>,
+    pub is_type: bool,
+    pub is_init: bool,
+}
+
+/// A reference that the index says does not exist.
+#[derive(Clone, Debug)]
+pub(crate) struct Miss {
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// What the second walk found.
+#[derive(Debug, Default)]
+pub(crate) struct Analysis {
+    pub uses: Vec<Use>,
+    pub misses: Vec<Miss>,
+    /// Imports of modules the index has no graph for.
+    pub unknown_imports: Vec<String>,
+    pub references: usize,
+    /// Subtrees skipped for depth.
+    pub truncated: bool,
+}
+
+/// The second walk: references, resolved.
+pub(crate) struct Analyzer<'a> {
+    index: &'a Index,
+    src: &'a str,
+    decls: &'a Decls,
+    target: Target,
+    /// Guard versions in scope (for the target's domain).
+    guards: Vec<Version>,
+    /// Lexical scopes of locals with known types.
+    scopes: Vec<HashMap<String, Ty>>,
+    in_type: usize,
+    /// SDK supertypes (and extended types) of the enclosing type declarations.
+    type_ctx: Vec<Vec<String>>,
+    out: Analysis,
+    memo_closure: HashMap<String, Vec<u32>>,
+    memo_incomplete: HashMap<u32, bool>,
+}
+
+impl<'a> Analyzer<'a> {
+    pub(crate) fn new(index: &'a Index, src: &'a str, decls: &'a Decls, target: Target) -> Self {
+        Analyzer {
+            index,
+            src,
+            decls,
+            target,
+            guards: Vec::new(),
+            scopes: vec![HashMap::new()],
+            in_type: 0,
+            type_ctx: Vec::new(),
+            out: Analysis::default(),
+            memo_closure: HashMap::new(),
+            memo_incomplete: HashMap::new(),
+        }
+    }
+
+    pub(crate) fn run(mut self, root: Node<'_>) -> Analysis {
+        for m in &self.decls.imports {
+            if !self.index.has_module(m) && !builtins::is_builtin_module(m) {
+                self.out.unknown_imports.push(m.clone());
+            }
+        }
+        self.prescan(root);
+        self.visit(root, 0);
+        self.out
+    }
+
+    fn t(&self, n: Node<'_>) -> &'a str {
+        text(n, self.src)
+    }
+
+    fn guard(&self) -> Option<Version> {
+        self.guards.iter().max().copied()
+    }
+
+    fn declared_value(&self, name: &str) -> bool {
+        self.decls.values.contains(name)
+    }
+
+    fn declared_type(&self, name: &str) -> bool {
+        self.decls.types.contains(name)
+    }
+
+    fn miss(&mut self, message: String, n: Node<'_>) {
+        let (line, column) = pos(n, self.src);
+        if self
+            .out
+            .misses
+            .iter()
+            .any(|m| m.line == line && m.column == column)
+        {
+            return;
+        }
+        self.out.misses.push(Miss {
+            message,
+            line,
+            column,
+        });
+    }
+
+    fn used(&mut self, what: String, ids: Vec<SymId>, n: Node<'_>, resolved: bool, key: RefKey) {
+        self.out.references += 1;
+        if ids.is_empty() {
+            return;
+        }
+        let (line, column) = pos(n, self.src);
+        let guard = self.guard();
+        self.out.uses.push(Use {
+            what,
+            ids,
+            line,
+            column,
+            guard,
+            resolved,
+            key,
+        });
+    }
+}
+
+fn text<'a>(n: Node<'_>, src: &'a str) -> &'a str {
+    src.get(n.start_byte()..n.end_byte()).unwrap_or("")
+}
+
+fn ident(s: &str) -> &str {
+    s.trim_matches('`')
+}
+
+fn capitalized(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_uppercase())
+}
+
+fn children(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = n.walk();
+    n.children(&mut c).collect()
+}
+
+fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = n.walk();
+    n.named_children(&mut c).collect()
+}
+
+/// The member name of a navigation expression (`shared` in `URLSession.shared`).
+fn nav_name(n: Node<'_>, src: &str) -> Option<String> {
+    let sfx = n.child_by_field_name("suffix")?;
+    let id = sfx.child_by_field_name("suffix")?;
+    let t = ident(text(id, src));
+    (!t.is_empty()).then(|| t.to_owned())
+}
