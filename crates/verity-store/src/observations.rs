@@ -1,7 +1,7 @@
 //! Observations (every provider call, retries included) read back, and their retention.
 
 use rusqlite::params;
-use verity_model::SampleKey;
+use verity_model::{Generation, Provider, ProviderError, SampleKey};
 
 use crate::{DAY_MS, Result, Store, ms_sql, time_ms};
 
@@ -27,6 +27,74 @@ pub struct Observation {
     pub cache_hit: bool,
     pub error_kind: Option<String>,
     pub error: Option<String>,
+}
+
+impl Observation {
+    /// Attempt `attempt` of sample `key` at `provider`, started at `started_at`: who was asked,
+    /// with what (by hash). What came back is added by [`Observation::answered`],
+    /// [`Observation::failed`] or [`Observation::cache_hit`].
+    pub fn new(
+        run_id: &str,
+        key: &SampleKey,
+        attempt: u32,
+        started_at: String,
+        provider: &dyn Provider,
+        prompt_hash: &str,
+        input_hash: &str,
+    ) -> Observation {
+        Observation {
+            run_id: run_id.to_owned(),
+            key: key.clone(),
+            attempt,
+            started_at,
+            provider: provider.kind().to_owned(),
+            model: provider.model().to_owned(),
+            endpoint: provider.endpoint(),
+            prompt_hash: prompt_hash.to_owned(),
+            input_hash: input_hash.to_owned(),
+            raw_response: None,
+            output_text: None,
+            input_tokens: 0,
+            output_tokens: 0,
+            latency_ms: 0,
+            cache_hit: false,
+            error_kind: None,
+            error: None,
+        }
+    }
+
+    /// The provider answered `g` after `latency_ms`.
+    pub fn answered(self, g: &Generation, latency_ms: u64) -> Observation {
+        Observation {
+            raw_response: Some(g.raw.clone()),
+            output_text: Some(g.text.clone()),
+            input_tokens: g.usage.input_tokens,
+            output_tokens: g.usage.output_tokens,
+            latency_ms,
+            ..self
+        }
+    }
+
+    /// The call failed with `e` after `latency_ms`.
+    pub fn failed(self, e: &ProviderError, latency_ms: u64) -> Observation {
+        Observation {
+            error_kind: Some(e.kind.as_str().to_owned()),
+            error: Some(e.message.clone()),
+            latency_ms,
+            ..self
+        }
+    }
+
+    /// The cache answered `g`: no call was made (no raw body, no latency).
+    pub fn cache_hit(self, g: &Generation) -> Observation {
+        Observation {
+            output_text: Some(g.text.clone()),
+            input_tokens: g.usage.input_tokens,
+            output_tokens: g.usage.output_tokens,
+            cache_hit: true,
+            ..self
+        }
+    }
 }
 
 impl Store {

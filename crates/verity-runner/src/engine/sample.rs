@@ -151,25 +151,18 @@ async fn answer(
             .cache_get(key);
         match hit {
             Ok(Some(g)) => {
-                writes.push(Write::Observation(Observation {
-                    run_id: ctx.run_id.clone(),
-                    key: req.sample.clone(),
-                    attempt: 1,
-                    started_at: now_rfc3339(),
-                    provider: provider.kind().to_owned(),
-                    model: provider.model().to_owned(),
-                    endpoint: provider.endpoint(),
-                    prompt_hash,
-                    input_hash,
-                    raw_response: None,
-                    output_text: Some(g.text.clone()),
-                    input_tokens: g.usage.input_tokens,
-                    output_tokens: g.usage.output_tokens,
-                    latency_ms: 0,
-                    cache_hit: true,
-                    error_kind: None,
-                    error: None,
-                }));
+                writes.push(Write::Observation(
+                    Observation::new(
+                        &ctx.run_id,
+                        &req.sample,
+                        1,
+                        now_rfc3339(),
+                        provider,
+                        &prompt_hash,
+                        &input_hash,
+                    )
+                    .cache_hit(&g),
+                ));
                 return Response {
                     text: g.text,
                     tool_calls: g.tool_calls,
@@ -375,25 +368,15 @@ async fn call_with_retries(
             ctx.failure.raise(stop);
         }
         let latency_ms = t0.elapsed().as_millis() as u64;
-        let mut obs = Observation {
-            run_id: ctx.run_id.clone(),
-            key: req.sample.clone(),
+        let obs = Observation::new(
+            &ctx.run_id,
+            &req.sample,
             attempt,
             started_at,
-            provider: provider.kind().to_owned(),
-            model: provider.model().to_owned(),
-            endpoint: provider.endpoint(),
-            prompt_hash: prompt_hash.to_owned(),
-            input_hash: input_hash.to_owned(),
-            raw_response: None,
-            output_text: None,
-            input_tokens: 0,
-            output_tokens: 0,
-            latency_ms,
-            cache_hit: false,
-            error_kind: None,
-            error: None,
-        };
+            provider,
+            prompt_hash,
+            input_hash,
+        );
         match result {
             Ok(g) => {
                 let tokens = g.usage.input_tokens + g.usage.output_tokens;
@@ -409,11 +392,7 @@ async fn call_with_retries(
                     let _ = ctx.events.send(RunEvent::BudgetReached { cost, tokens });
                     ctx.shutdown.drain();
                 }
-                obs.input_tokens = g.usage.input_tokens;
-                obs.output_tokens = g.usage.output_tokens;
-                obs.output_text = Some(g.text.clone());
-                obs.raw_response = Some(g.raw.clone());
-                writes.push(Write::Observation(obs));
+                writes.push(Write::Observation(obs.answered(&g, latency_ms)));
                 let response = Response {
                     text: g.text.clone(),
                     tool_calls: g.tool_calls.clone(),
@@ -428,9 +407,7 @@ async fn call_with_retries(
                 return (response, Some(g));
             }
             Err(e) => {
-                obs.error_kind = Some(e.kind.as_str().to_owned());
-                obs.error = Some(e.message.clone());
-                writes.push(Write::Observation(obs));
+                writes.push(Write::Observation(obs.failed(&e, latency_ms)));
                 let retry = if is_rate_limit(&e) {
                     rate_limit_retries += 1;
                     rate_limit_retries
