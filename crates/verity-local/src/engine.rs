@@ -1,7 +1,7 @@
 //! The inference thread: one per loaded model, continuous batching.
 //!
 //! Requests arrive on a channel. The thread keeps up to `batch` sequences active; each step it
-//! runs one [`Model::forward`] over all of them together — the whole prompt of a sequence that
+//! runs one [`Model::forward`](crate::model::Model::forward) over all of them together — the whole prompt of a sequence that
 //! just arrived (its prefill), one token for each sequence already generating — then samples
 //! one token per sequence, checks the stop conditions and answers the finished ones. A request
 //! whose caller has gone away (its future was dropped: timeout, cancellation) is dropped from
@@ -72,8 +72,8 @@ pub struct EngineConfig {
     /// At most this many prompt tokens of one sequence per step (longer prompts are prefilled
     /// in chunks, which gives identical results).
     pub prefill_chunk: usize,
-    /// Bytes of recent prompts' attention caches kept for reuse ([`PrefixCache`]); 0 turns
-    /// reuse off.
+    /// Bytes of recent prompts' attention caches kept for reuse (the engine's prefix cache); 0
+    /// turns reuse off.
     pub prefix_cache_bytes: usize,
 }
 

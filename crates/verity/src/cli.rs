@@ -27,8 +27,13 @@ pub struct Cli {
 
 #[derive(Debug, Args, Clone)]
 pub struct DbArgs {
-    /// The results database [default: $VERITY_DB, else verity.toml's [store] path, else .verity/verity.db]
-    #[arg(long, global = true, value_name = "PATH")]
+    // The help text is an attribute, not a doc comment: rustdoc would read `[store]` as a link.
+    #[arg(
+        long,
+        global = true,
+        value_name = "PATH",
+        help = "The results database [default: $VERITY_DB, else verity.toml's [store] path, else .verity/verity.db]"
+    )]
     pub db: Option<PathBuf>,
 }
 
@@ -261,11 +266,18 @@ pub enum ObservationsCommand {
 
 #[derive(Debug, Args)]
 pub struct ObsPruneArgs {
-    /// [default: verity.toml's [observations] keep_last, else 1000]
-    #[arg(long, value_name = "N")]
+    // Help texts as attributes, not doc comments: rustdoc would read `[observations]` as a link.
+    #[arg(
+        long,
+        value_name = "N",
+        help = "[default: verity.toml's [observations] keep_last, else 1000]"
+    )]
     pub keep_last: Option<u64>,
-    /// [default: verity.toml's [observations] keep_days, else 30]
-    #[arg(long, value_name = "DAYS")]
+    #[arg(
+        long,
+        value_name = "DAYS",
+        help = "[default: verity.toml's [observations] keep_days, else 30]"
+    )]
     pub keep_days: Option<u32>,
     #[command(flatten)]
     pub db: DbArgs,
