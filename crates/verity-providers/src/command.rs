@@ -4,16 +4,15 @@
 //! The protocol is documented on [`CommandProvider`].
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use verity_model::{
     BoxFuture, ChatMessage, GenParams, GenerateRequest, Generation, Input, Provider, ProviderError,
     ProviderErrorKind, ProviderSpec, SampleKey, ToolCall, Usage,
 };
+use verity_process::{Capture, Output, ProcessError, Quote, Spec, Stdin};
 
 use crate::options::{Options, config_error};
 
@@ -22,10 +21,11 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 pub(crate) const MAX_STDOUT: usize = 16 * 1024 * 1024;
 /// How much of the end of standard error is kept for error messages.
 const STDERR_TAIL_BYTES: usize = 8 * 1024;
-/// How many of its last lines an error message quotes.
-const STDERR_TAIL_LINES: usize = 5;
-/// How many characters of standard error an error message quotes at most.
-const STDERR_TAIL_CHARS: usize = 600;
+/// How much of it an error message quotes: its last lines, at most so many characters.
+const STDERR_QUOTE: Quote = Quote {
+    lines: 5,
+    chars: 600,
+};
 
 /// Runs the user's program once per call.
 ///
@@ -304,112 +304,49 @@ impl CommandProvider {
 
     async fn call(&self, req: &GenerateRequest) -> Result<Generation, ProviderError> {
         let input = self.input(req)?;
-        let mut command = tokio::process::Command::new(&self.program);
-        command
+        let mut spec = Spec::new(&self.program)
             .args(&self.argv[1..])
+            .arg0(&self.argv[0])
             .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        #[cfg(unix)]
-        command.arg0(&self.argv[0]).process_group(0);
+            .stdin(Stdin::Bytes(input))
+            .stdout(Capture::UpTo(MAX_STDOUT))
+            .stderr(Capture::Tail(STDERR_TAIL_BYTES))
+            .timeout(self.timeout)
+            .quote(STDERR_QUOTE);
         if let Some(dir) = &self.cwd {
-            command.current_dir(dir);
+            spec = spec.current_dir(dir);
         }
-        let mut child = command.spawn().map_err(|e| {
-            self.error(
-                ProviderErrorKind::Connection,
-                format!("cannot start {}: {}", self.program.display(), e),
-            )
-        })?;
-        // From here on, however the call ends, the whole group dies with this guard.
-        let group = ProcessGroup(child.id());
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let stderr = child.stderr.take();
+        let output = spec
+            .run_async()
+            .await
+            .and_then(Output::into_result)
+            .map_err(|e| self.process_error(e))?;
+        parse_output(output.stdout.bytes)
+            .map_err(|e| self.error(ProviderErrorKind::InvalidResponse, e))
+    }
 
-        let run = async {
-            let write = async move {
-                if let Some(mut stdin) = stdin {
-                    // A program that does not read its input closes the pipe: not an error.
-                    let _ = stdin.write_all(&input).await;
-                    let _ = stdin.shutdown().await;
-                }
-            };
-            let read_out = async {
-                let Some(stdout) = stdout else {
-                    return Ok(Vec::new());
-                };
-                let out = read_limited(stdout, MAX_STDOUT).await;
-                if matches!(out, Err(Output::TooLarge)) {
-                    // Stop the program now, so that standard error ends too.
-                    group.kill();
-                }
-                out
-            };
-            let read_err = async {
-                match stderr {
-                    Some(stderr) => read_tail(stderr, STDERR_TAIL_BYTES).await,
-                    None => Vec::new(),
-                }
-            };
-            let ((), out, err) = tokio::join!(write, read_out, read_err);
-            let status = child.wait().await;
-            (out, err, status)
-        };
-        let finished = tokio::time::timeout(self.timeout, run).await;
-        let (out, err, status) = match finished {
-            Ok(done) => done,
-            Err(_) => {
-                drop(group);
-                return Err(self.error(
-                    ProviderErrorKind::Timeout,
-                    format!(
-                        "no answer within {:?}; the process group was killed",
-                        self.timeout
-                    ),
-                ));
+    /// A run that did not answer: not started or unreadable (a connection error), too slow (a
+    /// timeout), or a failed program (an invalid response, which the runner retries).
+    fn process_error(&self, e: ProcessError) -> ProviderError {
+        match e {
+            ProcessError::TimedOut { timeout, .. } => self.error(
+                ProviderErrorKind::Timeout,
+                format!(
+                    "no answer within {:?}; the process group was killed",
+                    timeout
+                ),
+            ),
+            e @ (ProcessError::NotFound { .. }
+            | ProcessError::PermissionDenied { .. }
+            | ProcessError::Start { .. }
+            | ProcessError::Io { .. }) => self.error(ProviderErrorKind::Connection, e),
+            e @ (ProcessError::Exited { .. }
+            | ProcessError::Signaled { .. }
+            | ProcessError::Ended { .. }
+            | ProcessError::OutputTooLarge { .. }) => {
+                self.error(ProviderErrorKind::InvalidResponse, e)
             }
-        };
-        drop(group);
-
-        let stdout = match out {
-            Ok(bytes) => bytes,
-            Err(Output::TooLarge) => {
-                return Err(self.error(
-                    ProviderErrorKind::InvalidResponse,
-                    format!(
-                        "standard output exceeds {} MiB; the process group was killed",
-                        MAX_STDOUT / (1024 * 1024)
-                    ),
-                ));
-            }
-            Err(Output::Io(e)) => {
-                return Err(self.error(
-                    ProviderErrorKind::Connection,
-                    format!("reading standard output failed: {}", e),
-                ));
-            }
-        };
-        let status = status.map_err(|e| {
-            self.error(
-                ProviderErrorKind::Connection,
-                format!("waiting for the program failed: {}", e),
-            )
-        })?;
-        if !status.success() {
-            let mut detail = describe_status(&status);
-            let tail = stderr_tail(&err);
-            if tail.is_empty() {
-                detail.push_str(" (nothing on standard error)");
-            } else {
-                detail.push_str("; standard error ends: ");
-                detail.push_str(&tail);
-            }
-            return Err(self.error(ProviderErrorKind::InvalidResponse, detail));
         }
-        parse_output(stdout).map_err(|e| self.error(ProviderErrorKind::InvalidResponse, e))
     }
 }
 
@@ -498,100 +435,6 @@ struct WireRequest<'a> {
     params: &'a GenParams,
     tools: &'a [Value],
     task: Value,
-}
-
-/// A process group, killed when this is dropped (or sooner, by [`ProcessGroup::kill`]).
-struct ProcessGroup(Option<u32>);
-
-impl ProcessGroup {
-    fn kill(&self) {
-        #[cfg(unix)]
-        if let Some(pid) = self
-            .0
-            .and_then(|id| i32::try_from(id).ok())
-            .filter(|&id| id > 1)
-            .and_then(rustix::process::Pid::from_raw)
-        {
-            // Gone already (ESRCH) is the usual, happy case.
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-    }
-}
-
-impl Drop for ProcessGroup {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-enum Output {
-    TooLarge,
-    Io(std::io::Error),
-}
-
-/// Reads to the end, or fails as soon as more than `limit` bytes arrived.
-async fn read_limited(reader: impl AsyncRead + Unpin, limit: usize) -> Result<Vec<u8>, Output> {
-    let mut out = Vec::new();
-    let mut limited = reader.take(limit as u64 + 1);
-    limited.read_to_end(&mut out).await.map_err(Output::Io)?;
-    if out.len() > limit {
-        return Err(Output::TooLarge);
-    }
-    Ok(out)
-}
-
-/// Reads to the end, keeping only the last `keep` bytes (read errors end the reading).
-async fn read_tail(mut reader: impl AsyncRead + Unpin, keep: usize) -> Vec<u8> {
-    let mut tail = Vec::new();
-    let mut buf = vec![0u8; 8 * 1024];
-    loop {
-        match reader.read(&mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                tail.extend_from_slice(&buf[..n]);
-                if tail.len() > 2 * keep {
-                    tail.drain(..tail.len() - keep);
-                }
-            }
-        }
-    }
-    if tail.len() > keep {
-        tail.drain(..tail.len() - keep);
-    }
-    tail
-}
-
-/// The last lines of standard error on one line, shortened.
-fn stderr_tail(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let start = lines.len().saturating_sub(STDERR_TAIL_LINES);
-    let joined = lines[start..].join(" | ");
-    let count = joined.chars().count();
-    if count <= STDERR_TAIL_CHARS {
-        return joined;
-    }
-    let mut cut = String::from("…");
-    cut.extend(joined.chars().skip(count - STDERR_TAIL_CHARS));
-    cut
-}
-
-fn describe_status(status: &std::process::ExitStatus) -> String {
-    if let Some(code) = status.code() {
-        return format!("exited with status {}", code);
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt as _;
-        if let Some(signal) = status.signal() {
-            return format!("was killed by signal {}", signal);
-        }
-    }
-    format!("ended abnormally ({})", status)
 }
 
 /// Reads what the program wrote; the error is a description for an `InvalidResponse`.
@@ -949,33 +792,5 @@ mod tests {
             err.contains("not UTF-8") && err.contains("offset 2"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn stderr_tails_are_short() {
-        assert_eq!(stderr_tail(b"one\n\n two \nthree\n"), "one | two | three");
-        let many: String = (1..=9).map(|i| format!("line {i}\n")).collect();
-        assert_eq!(
-            stderr_tail(many.as_bytes()),
-            "line 5 | line 6 | line 7 | line 8 | line 9"
-        );
-        let long = "x".repeat(5000);
-        let tail = stderr_tail(long.as_bytes());
-        assert_eq!(tail.chars().count(), STDERR_TAIL_CHARS + 1);
-        assert!(tail.starts_with('…'));
-        assert_eq!(stderr_tail(b""), "");
-    }
-
-    #[tokio::test]
-    async fn tails_and_limits_read_bounded_amounts() {
-        let data: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
-        let tail = read_tail(&data[..], 1000).await;
-        assert_eq!(tail, &data[data.len() - 1000..]);
-        assert_eq!(read_tail(&b"short"[..], 1000).await, b"short");
-        assert!(matches!(
-            read_limited(&data[..], 99_999).await,
-            Err(Output::TooLarge)
-        ));
-        assert_eq!(read_limited(&data[..], 100_000).await.ok(), Some(data));
     }
 }
