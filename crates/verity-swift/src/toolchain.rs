@@ -1,17 +1,16 @@
 //! The real-compiler syntax check: `swiftc -parse` (or `swift-frontend -frontend -parse`) on
 //! the extracted code, in a scratch directory, with wall-clock, CPU-time and memory limits.
 //!
-//! The compiler runs as `sh -c 'ulimit -v …; ulimit -t …; exec "$0" "$@"' swiftc -parse
-//! main.swift` in its own process group, with a minimal environment and no standard input;
-//! at the deadline the whole group is killed. Diagnostics are kept verbatim; `file:line:col:
+//! The compiler runs under `verity-process` as `sh -c 'ulimit -v …; ulimit -t …; exec "$0"
+//! "$@"' swiftc -parse main.swift` in its own process group, with a minimal environment and no
+//! standard input; at the deadline (and at the end) the whole group is killed. Diagnostics are kept verbatim; `file:line:col:
 //! error:` lines are also parsed into positions.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
+use verity_process::{Capture, Exit, Limits as ProcessLimits, ProcessError, Spec, Stdin};
 
 /// Which syntax checker to use.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,24 +151,8 @@ pub fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
     out
 }
 
-fn read_capped(mut r: impl Read, cap: usize) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        match r.read(&mut buf) {
-            Ok(0) | Err(_) => return out,
-            Ok(n) => {
-                let room = cap.saturating_sub(out.len());
-                out.extend_from_slice(&buf[..n.min(room)]);
-            }
-        }
-    }
-}
-
 /// Runs `compiler` in parse-only mode on `source`.
 pub fn run_compiler(compiler: &Path, source: &str, limits: Limits) -> std::io::Result<CompilerRun> {
-    use std::os::unix::process::CommandExt;
-
     if !is_executable(compiler) {
         return Err(std::io::Error::new(
             std::io::ErrorKind::NotFound,
@@ -189,53 +172,27 @@ pub fn run_compiler(compiler: &Path, source: &str, limits: Limits) -> std::io::R
     }
     args.push("-parse".into());
     args.push("main.swift".into());
-    let script = format!(
-        "ulimit -v {} 2>/dev/null; ulimit -t {} 2>/dev/null; exec \"$0\" \"$@\"",
-        limits.memory_mb.saturating_mul(1024),
-        limits.cpu_seconds.max(1)
-    );
-    let mut cmd = Command::new("/bin/sh");
-    cmd.arg("-c")
-        .arg(script)
-        .arg(compiler)
+    let run = Spec::new(compiler)
         .args(&args)
+        .limits(ProcessLimits {
+            memory_mb: Some(limits.memory_mb),
+            cpu_seconds: Some(limits.cpu_seconds),
+        })
         .current_dir(scratch.path())
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", scratch.path())
         .env("TMPDIR", scratch.path())
         .env("LANG", "C")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let started = Instant::now();
-    let mut child = cmd.spawn()?;
-    let pid = child.id();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-    let cap = limits.max_output;
-    let out_t = std::thread::spawn(move || stdout.map(|s| read_capped(s, cap)).unwrap_or_default());
-    let err_t = std::thread::spawn(move || stderr.map(|s| read_capped(s, cap)).unwrap_or_default());
-    let mut timed_out = false;
-    let status = loop {
-        match child.try_wait()? {
-            Some(s) => break Some(s),
-            None if started.elapsed() >= limits.wall => {
-                timed_out = true;
-                kill_group(pid);
-                let _ = child.kill();
-                break child.wait().ok();
-            }
-            None => std::thread::sleep(Duration::from_millis(5)),
-        }
-    };
-    // the compiler may have left children holding the pipes: end the group either way
-    kill_group(pid);
-    let stdout = out_t.join().unwrap_or_default();
-    let stderr = err_t.join().unwrap_or_default();
-    let mut output = String::from_utf8_lossy(&stderr).into_owned();
-    let so = String::from_utf8_lossy(&stdout);
+        .stdin(Stdin::Null)
+        .stdout(Capture::Head(limits.max_output))
+        .stderr(Capture::Head(limits.max_output))
+        .timeout(limits.wall)
+        .run()
+        .map_err(ProcessError::into_io)?;
+    let timed_out = matches!(run.exit, Exit::TimedOut(_));
+    let mut output = run.stderr.text();
+    let so = run.stdout.text();
     if !so.trim().is_empty() {
         if !output.is_empty() && !output.ends_with('\n') {
             output.push('\n');
@@ -259,20 +216,11 @@ pub fn run_compiler(compiler: &Path, source: &str, limits: Limits) -> std::io::R
             "-parse",
             compiler.display()
         ),
-        exit_code: status.and_then(|s| s.code()),
+        exit_code: run.exit.code(),
         timed_out,
         diagnostics: parse_diagnostics(&output),
         output,
     })
-}
-
-fn kill_group(pid: u32) {
-    if let Some(p) = i32::try_from(pid)
-        .ok()
-        .and_then(rustix::process::Pid::from_raw)
-    {
-        let _ = rustix::process::kill_process_group(p, rustix::process::Signal::KILL);
-    }
 }
 
 #[cfg(test)]
