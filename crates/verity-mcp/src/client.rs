@@ -14,8 +14,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use verity_model::{ServerSpec, ToolCall};
 
+use tokio::process::{ChildStdin, ChildStdout};
+use verity_process::{AsyncProcess, Capture, Quote, Signal, Spec, Stdin};
+
 use crate::error::show_duration;
-use crate::process::{ServerProcess, Sig};
 use crate::{McpError, SearchBinding};
 
 /// How long to wait, after the connection broke, for the process's exit status.
@@ -24,6 +26,13 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(3);
 /// How long closing the MCP session may take.
 const CLOSE_WAIT: Duration = Duration::from_secs(3);
+/// How much of the end of the server's standard error is kept.
+const STDERR_KEEP_BYTES: usize = 8 * 1024;
+/// How much of it an error message quotes: its last lines, at most so many characters.
+const STDERR_QUOTE: Quote = Quote {
+    lines: 8,
+    chars: 800,
+};
 
 /// A tool the server offers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,7 +85,7 @@ pub struct GroundingServer {
     tools: Vec<ToolInfo>,
     search: Result<SearchBinding, String>,
     service: RunningService<RoleClient, ClientConfig>,
-    process: ServerProcess,
+    process: AsyncProcess,
 }
 
 impl std::fmt::Debug for GroundingServer {
@@ -110,8 +119,8 @@ impl GroundingServer {
             message,
         };
         let command_line = spec.command.join(" ");
-        let (process, stdout, stdin) = ServerProcess::spawn(spec)
-            .map_err(|e| fail(format!("could not run `{}`: {}", command_line, e)))?;
+        let (process, stdout, stdin) =
+            spawn(spec).map_err(|e| fail(format!("could not run `{}`: {}", command_line, e)))?;
 
         let handshake = async {
             let service = client_config()
@@ -147,7 +156,7 @@ impl GroundingServer {
                 return Err(fail(format!(
                     "`{}`: {}",
                     command_line,
-                    process.describe(&why)
+                    describe(&process, &why)
                 )));
             }
         };
@@ -321,7 +330,7 @@ impl GroundingServer {
         let GroundingServer {
             service, process, ..
         } = self;
-        if process.exit_status().is_none() {
+        if process.exit().is_none() {
             // Closing the session closes the server's standard input.
             let _ = tokio::time::timeout(CLOSE_WAIT, service.cancel()).await;
         } else {
@@ -330,7 +339,7 @@ impl GroundingServer {
         if process.wait_exit(SHUTDOWN_WAIT).await.is_some() {
             return;
         }
-        process.signal(Sig::Term);
+        process.signal(Signal::Term);
         if process.wait_exit(SHUTDOWN_WAIT).await.is_some() {
             return;
         }
@@ -344,7 +353,7 @@ impl GroundingServer {
         timeout: Duration,
         request: impl Future<Output = Result<T, ServiceError>>,
     ) -> Result<T, McpError> {
-        if let Some(how) = self.process.exit_status() {
+        if let Some(how) = self.process.exit() {
             return Err(self.exited(&how));
         }
         let outcome = tokio::select! {
@@ -355,7 +364,7 @@ impl GroundingServer {
         match outcome {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => Err(self.service_error(operation, e).await),
-            Err(_) => match self.process.exit_status() {
+            Err(_) => match self.process.exit() {
                 Some(how) => Err(self.exited(&how)),
                 None => Err(McpError::Timeout {
                     server: self.name.clone(),
@@ -396,10 +405,10 @@ impl GroundingServer {
         }
     }
 
-    fn exited(&self, how: &str) -> McpError {
+    fn exited(&self, how: impl std::fmt::Display) -> McpError {
         McpError::Exited {
             server: self.name.clone(),
-            message: self.process.describe(&format!("the server {}", how)),
+            message: describe(&self.process, &format!("the server {}", how)),
         }
     }
 
@@ -416,6 +425,43 @@ impl GroundingServer {
             .map(|t| format!("`{}`", t.name))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+/// Starts `spec.command` under the supervisor with `spec.env` added to verity's environment, its
+/// standard input and output piped (the MCP transport), the end of its standard error kept, in
+/// a new process group (so a Ctrl-C at the terminal reaches verity, which then ends the server
+/// itself, instead of killing the server under samples still in flight). Dropping the process
+/// kills its group.
+fn spawn(spec: &ServerSpec) -> std::io::Result<(AsyncProcess, ChildStdout, ChildStdin)> {
+    let Some((program, args)) = spec.command.split_first() else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "the command is empty",
+        ));
+    };
+    let mut process = Spec::new(program)
+        .args(args)
+        .envs(&spec.env)
+        .stdin(Stdin::Piped)
+        .stdout(Capture::Piped)
+        .stderr(Capture::Tail(STDERR_KEEP_BYTES))
+        .quote(STDERR_QUOTE)
+        .spawn_async()
+        .map_err(verity_process::ProcessError::into_io)?;
+    let (Some(stdout), Some(stdin)) = (process.take_stdout(), process.take_stdin()) else {
+        return Err(std::io::Error::other("the child's pipes were not set up"));
+    };
+    Ok((process, stdout, stdin))
+}
+
+/// `how`, followed by the end of the server's standard error.
+fn describe(process: &AsyncProcess, how: &str) -> String {
+    let tail = process.stderr_tail();
+    if tail.is_empty() {
+        format!("{} (nothing on standard error)", how)
+    } else {
+        format!("{}; its standard error ends: {}", how, tail)
     }
 }
 

@@ -15,7 +15,6 @@
 
 mod client;
 mod error;
-mod process;
 mod search;
 mod server;
 mod static_docs;
