@@ -1,72 +1,18 @@
 //! verity's mechanical scorers ("oracles").
 //!
 //! Every scorer here implements [`verity_model::Scorer`]: it reads a task's expectations and a
-//! response and returns [`Score`]s with evidence. Oracles never call a model, never touch the
-//! network and never return an error: an answer that cannot be judged is a failing score that
-//! says why (a wrong answer is a result, not an `Err`).
+//! response and returns [`Score`](verity_model::Score)s with evidence. Oracles never call a
+//! model, never touch the network and never return an error: an answer that cannot be judged is
+//! a failing score that says why (a wrong answer is a result, not an `Err`).
 //!
-//! [`catalog`] is the one place that knows every scorer kind: the suite loader asks it to check
-//! a suite's scorer options and task expectations before anything runs, and the runner asks it
-//! to build the scorers.
+//! Which kinds exist, their options, the checks of those options and the criteria each kind
+//! reports are `verity-catalog`'s: the suite loader checks a suite with it before anything
+//! runs, without linking these oracles. [`build`] builds a scorer from a spec the catalog
+//! checks.
 
-pub mod catalog;
+mod build;
+mod common;
 mod text;
 
-pub use catalog::{KINDS, build, check_spec, check_task, criteria};
-
-use verity_model::Score;
-
-/// Extracts the first fenced code block of `lang` (or any fence when `lang` is empty); returns
-/// the text as is when there is no fence.
-pub fn strip_fence<'a>(text: &'a str, lang: &str) -> &'a str {
-    let mut rest = text;
-    while let Some(start) = rest.find("```") {
-        let after = &rest[start + 3..];
-        let line_end = after.find('\n').unwrap_or(after.len());
-        let tag = after[..line_end].trim();
-        let body = &after[(line_end + 1).min(after.len())..];
-        let Some(end) = body.find("```") else { break };
-        if lang.is_empty() || tag.eq_ignore_ascii_case(lang) || tag.is_empty() {
-            return &body[..end];
-        }
-        rest = &body[end + 3..];
-    }
-    text
-}
-
-/// Shortens `s` for evidence messages.
-pub(crate) fn excerpt(s: &str, max: usize) -> String {
-    let s = s.trim();
-    if s.chars().count() <= max {
-        return s.to_owned();
-    }
-    let cut: String = s.chars().take(max).collect();
-    format!("{cut}…")
-}
-
-pub(crate) fn na(scorer: &str, criterion: &str, why: &str) -> Score {
-    Score::new(scorer, criterion, verity_model::ScoreStatus::NotApplicable).explain(why)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fences() {
-        assert_eq!(
-            strip_fence("a\n```json\n{\"x\":1}\n```\nb", "json"),
-            "{\"x\":1}\n"
-        );
-        assert_eq!(
-            strip_fence("```swift\nlet a\n```\n```json\n[]\n```", "json"),
-            "[]\n"
-        );
-        assert_eq!(strip_fence("plain", "json"), "plain");
-        assert_eq!(strip_fence("```\nx\n```", "json"), "x\n");
-        assert_eq!(
-            strip_fence("```json\nunterminated", "json"),
-            "```json\nunterminated"
-        );
-    }
-}
+pub use build::build;
+pub use common::strip_fence;

@@ -2,85 +2,27 @@
 
 use std::collections::HashMap;
 
-use regex::{Regex, RegexBuilder};
-use serde_json::{Map, Value};
+use regex::Regex;
+use serde_json::Value;
+use verity_catalog::text::{TextOpts, string_list};
 use verity_model::{Evidence, GroupMember, Response, Scope, Score, Scorer, Task};
 
-use crate::catalog::{flag, string_list};
-use crate::{excerpt, na, strip_fence};
+use crate::common::{excerpt, na, strip_fence};
 
-/// Text-comparison options shared by the text scorers.
-#[derive(Clone, Debug)]
-pub(crate) struct TextOpts {
-    ignore_case: bool,
-    trim: bool,
-    normalize_whitespace: bool,
-    multiline: bool,
-    dot_all: bool,
-}
-
-impl TextOpts {
-    pub(crate) fn from_options(o: &Map<String, Value>) -> Self {
-        TextOpts {
-            ignore_case: flag(o, "ignore_case", false),
-            trim: flag(o, "trim", true),
-            normalize_whitespace: flag(o, "normalize_whitespace", false),
-            multiline: flag(o, "multiline", true),
-            dot_all: flag(o, "dot_all", false),
-        }
+/// `s` as the options compare it: trimmed, whitespace runs collapsed, lower-cased, as set.
+fn norm(opts: &TextOpts, s: &str) -> String {
+    let mut s = if opts.trim {
+        s.trim().to_owned()
+    } else {
+        s.to_owned()
+    };
+    if opts.normalize_whitespace {
+        s = s.split_whitespace().collect::<Vec<_>>().join(" ");
     }
-
-    fn norm(&self, s: &str) -> String {
-        let mut s = if self.trim {
-            s.trim().to_owned()
-        } else {
-            s.to_owned()
-        };
-        if self.normalize_whitespace {
-            s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-        }
-        if self.ignore_case {
-            s = s.to_lowercase();
-        }
-        s
+    if opts.ignore_case {
+        s = s.to_lowercase();
     }
-
-    pub(crate) fn regex(&self, pattern: &str) -> Result<Regex, String> {
-        RegexBuilder::new(pattern)
-            .case_insensitive(self.ignore_case)
-            .multi_line(self.multiline)
-            .dot_matches_new_line(self.dot_all)
-            .size_limit(1 << 22)
-            .build()
-            .map_err(|e| format!("invalid regex: {}", one_line(&e.to_string())))
-    }
-}
-
-/// Turns the regex crate's multi-line parse error (pattern, caret, `error: …`) into one line:
-/// "unclosed group at column 1 of the pattern".
-fn one_line(s: &str) -> String {
-    let lines: Vec<&str> = s.lines().collect();
-    let what = lines
-        .iter()
-        .rev()
-        .find_map(|l| l.trim().strip_prefix("error: "));
-    let caret = lines.iter().find_map(|l| {
-        let t = l.trim_end();
-        (!t.trim().is_empty() && t.trim().chars().all(|c| c == '^')).then(|| t.find('^'))
-    });
-    let pattern_indent = lines.get(1).map(|l| l.len() - l.trim_start().len());
-    match (what, caret.flatten(), pattern_indent) {
-        (Some(w), Some(c), Some(indent)) if c >= indent => {
-            format!("{w} at column {} of the pattern", c - indent + 1)
-        }
-        (Some(w), _, _) => w.to_owned(),
-        _ => s
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect::<Vec<_>>()
-            .join(" "),
-    }
+    s
 }
 
 /// 1-based line and column of byte offset `at` in `text`.
@@ -113,8 +55,8 @@ impl Scorer for Equals {
         if targets.is_empty() {
             return vec![na(&self.name, &self.criterion, "the task has no target")];
         }
-        let got = self.opts.norm(&response.text);
-        let hit = targets.iter().find(|t| self.opts.norm(t) == got);
+        let got = norm(&self.opts, &response.text);
+        let hit = targets.iter().find(|t| norm(&self.opts, t) == got);
         let s = match hit {
             Some(t) => {
                 Score::pass(&self.name, &self.criterion).explain(format!("answer equals {t:?}"))
@@ -452,8 +394,10 @@ mod tests {
     use serde_json::json;
     use verity_model::{ScoreStatus, ScorerSpec, SourceLoc};
 
+    use verity_catalog::{check_spec, check_task, criteria};
+
     use super::*;
-    use crate::{build, check_spec, check_task};
+    use crate::build;
 
     fn spec(kind: &str, options: Value) -> ScorerSpec {
         ScorerSpec {
@@ -631,12 +575,12 @@ mod tests {
                 };
                 let reported: Vec<String> = scores.into_iter().map(|s| s.criterion).collect();
                 assert!(!reported.is_empty(), "{kind}");
-                assert_eq!(Some(reported), crate::criteria(&sp), "{kind} {name:?}");
+                assert_eq!(Some(reported), criteria(&sp), "{kind} {name:?}");
             }
         }
         let swift = spec("swift", json!({"criteria": {"parse": "compiles"}}));
         assert_eq!(
-            crate::criteria(&swift).unwrap(),
+            criteria(&swift).unwrap(),
             [
                 "compiles",
                 "symbols_exist",
@@ -644,7 +588,7 @@ mod tests {
                 "no_deprecated"
             ]
         );
-        assert_eq!(crate::criteria(&spec("nope", json!({}))), None);
+        assert_eq!(criteria(&spec("nope", json!({}))), None);
     }
 
     #[test]

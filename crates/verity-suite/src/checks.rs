@@ -80,7 +80,7 @@ impl TaskChecks {
     pub(crate) fn new(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) -> TaskChecks {
         let mut sound = Vec::new();
         for (i, spec) in suite.scorers.iter().enumerate() {
-            let issues = verity_oracles::check_spec(spec);
+            let issues = verity_catalog::check_spec(spec);
             for issue in &issues {
                 // A scorer added on the command line has no place in a file.
                 let at = match loc.scorer(i, issue.key.as_deref()) {
@@ -137,7 +137,7 @@ impl TaskChecks {
     pub(crate) fn tasks(&mut self, suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
         for (i, task) in suite.tasks.iter().enumerate() {
             for spec in self.sound.iter().map(|&s| &suite.scorers[s]) {
-                for issue in verity_oracles::check_task(spec, task) {
+                for issue in verity_catalog::check_task(spec, task) {
                     out.push(
                         Diagnostic::error(
                             "scorer",
@@ -256,7 +256,7 @@ fn outcome_criteria(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>)
     };
     let mut reported: Vec<String> = Vec::new();
     for spec in &suite.scorers {
-        for c in verity_oracles::criteria(spec).unwrap_or_default() {
+        for c in verity_catalog::criteria(spec).unwrap_or_default() {
             if !reported.contains(&c) {
                 reported.push(c);
             }

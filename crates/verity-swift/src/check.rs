@@ -18,7 +18,7 @@ use crate::version::{Domain, Target, Version};
 /// The index built from `shared/data/apple-sdk-symbols/ios17.4` (see `data/README.md`).
 pub const DEFAULT_INDEX_BYTES: &[u8] = include_bytes!("../data/ios17.4.vidx");
 /// The name of the shipped index in options (`index = "default:ios17.4"`).
-pub const DEFAULT_INDEX_NAME: &str = "default:ios17.4";
+pub use verity_catalog::swift::DEFAULT_INDEX_NAME;
 
 /// The shipped index, decoded once.
 pub fn default_index() -> Result<Arc<Index>, IndexError> {

@@ -1,24 +1,15 @@
 //! `SwiftScorer`: the four Swift oracles as a verity [`Scorer`] (kind `swift`, scope Sample).
 //!
-//! Options (all optional):
-//!
-//! | key | value | default |
-//! |---|---|---|
-//! | `index` | `"default:ios17.4"` or a path to an index file (`verity symbols build DIR --out INDEX`) | the shipped index |
-//! | `deprecations` | `"default"` or a path to a deprecation map (JSON) | the shipped map |
-//! | `future_deprecations` | `"warn"` (pass with a warning) or `"fail"` | `"warn"` |
-//! | `toolchain` | `"auto"`, `"tree-sitter"`, or a path to `swiftc` / `swift-frontend` | `"auto"` |
-//! | `require_toolchain` | bool: the parse criterion is an error without a compiler | `false` |
-//! | `target_platform` | default for tasks without `metadata.target_platform` (`ios17.0`) | the index's platform |
-//! | `swift_version` | Swift language version for `@available(swift, …)` | `"5.10"` |
-//! | `timeout_s`, `memory_mb` | limits of a compiler run | 30, 4096 |
-//! | `criteria` | table renaming criteria: `{ parse = "compiles" }` | the four names |
+//! Its options and their checks are the catalog's ([`verity_catalog::swift`], re-exported
+//! here): a suite is checked without building the scorer, and [`SwiftScorer::from_options`]
+//! runs the same checks before it builds.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
+use verity_catalog::swift::index_build_hint;
 use verity_model::{ConfigIssue, Response, Score, ScoreStatus, Scorer, Task};
 
 use crate::check::{
@@ -30,177 +21,11 @@ use crate::index::Index;
 use crate::toolchain::{Limits, ToolchainChoice};
 use crate::version::{Target, Version};
 
-/// The option keys the `swift` scorer accepts (besides `name`).
-pub const OPTION_KEYS: &[&str] = &[
-    "index",
-    "deprecations",
-    "future_deprecations",
-    "toolchain",
-    "require_toolchain",
-    "target_platform",
-    "swift_version",
-    "timeout_s",
-    "memory_mb",
-    "criteria",
-];
-
-/// The default criterion names, in order.
-pub const CRITERIA: [&str; 4] = ["parse", "symbols_exist", "availability_ok", "no_deprecated"];
-
-fn build_hint(path: &str) -> String {
-    format!(
-        "build it with `verity symbols build DIR --out {path}` (DIR holds *.symbols.json files)"
-    )
-}
-
-/// Checks a `swift` scorer's option values (unknown keys are the catalog's job: see
-/// [`OPTION_KEYS`]). Each issue names its key.
-pub fn check_options(o: &Map<String, Value>) -> Vec<ConfigIssue> {
-    let mut issues = Vec::new();
-    let string = |k: &str, issues: &mut Vec<ConfigIssue>| -> Option<String> {
-        match o.get(k) {
-            None => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(_) => {
-                issues.push(ConfigIssue::new(Some(k), format!("`{k}` must be a string")));
-                None
-            }
-        }
-    };
-    if let Some(ix) = string("index", &mut issues)
-        && !ix.starts_with("default")
-    {
-        let p = Path::new(&ix);
-        if !p.is_file() {
-            issues.push(ConfigIssue::new(
-                Some("index"),
-                format!("index file `{ix}` does not exist; {}", build_hint(&ix)),
-            ));
-        }
-    } else if let Some(Value::String(ix)) = o.get("index")
-        && ix != "default"
-        && ix != DEFAULT_INDEX_NAME
-    {
-        issues.push(ConfigIssue::new(
-            Some("index"),
-            format!("unknown built-in index `{ix}` (known: {DEFAULT_INDEX_NAME})"),
-        ));
-    }
-    if let Some(d) = string("deprecations", &mut issues)
-        && d != "default"
-    {
-        match std::fs::read_to_string(&d) {
-            Err(e) => issues.push(ConfigIssue::new(
-                Some("deprecations"),
-                format!("cannot read deprecation map `{d}`: {e}"),
-            )),
-            Ok(s) => {
-                if !matches!(serde_json::from_str::<Value>(&s), Ok(Value::Object(_))) {
-                    issues.push(ConfigIssue::new(
-                        Some("deprecations"),
-                        format!("deprecation map `{d}` is not a JSON object of entries"),
-                    ));
-                }
-            }
-        }
-    }
-    if let Some(f) = string("future_deprecations", &mut issues)
-        && f != "warn"
-        && f != "fail"
-    {
-        issues.push(ConfigIssue::new(
-            Some("future_deprecations"),
-            "`future_deprecations` must be \"warn\" or \"fail\"",
-        ));
-    }
-    if let Some(t) = string("toolchain", &mut issues)
-        && let ToolchainChoice::Path(p) = ToolchainChoice::parse(&t)
-        && !p.is_file()
-    {
-        issues.push(ConfigIssue::new(
-            Some("toolchain"),
-            format!(
-                "toolchain `{t}` is not a file (use \"auto\", \"tree-sitter\", or a path to swiftc / swift-frontend)"
-            ),
-        ));
-    }
-    if let Some(v) = o.get("require_toolchain")
-        && !v.is_boolean()
-    {
-        issues.push(ConfigIssue::new(
-            Some("require_toolchain"),
-            "`require_toolchain` must be true or false",
-        ));
-    }
-    if let Some(t) = string("target_platform", &mut issues)
-        && Target::parse(&t).is_none()
-    {
-        issues.push(ConfigIssue::new(
-            Some("target_platform"),
-            format!("`{t}` is not a target platform (like ios17.0, macos14.0, watchos10.0, tvos17.0, visionos1.0)"),
-        ));
-    }
-    if let Some(v) = string("swift_version", &mut issues)
-        && Version::parse(&v).is_none()
-    {
-        issues.push(ConfigIssue::new(
-            Some("swift_version"),
-            format!("`{v}` is not a version (like 5.10)"),
-        ));
-    }
-    for k in ["timeout_s", "memory_mb"] {
-        if let Some(v) = o.get(k)
-            && !v.as_f64().is_some_and(|x| x > 0.0 && x.is_finite())
-        {
-            issues.push(ConfigIssue::new(
-                Some(k),
-                format!("`{k}` must be a positive number"),
-            ));
-        }
-    }
-    match o.get("criteria") {
-        None => {}
-        Some(Value::Object(m)) => {
-            for (k, v) in m {
-                if !CRITERIA.contains(&k.as_str()) {
-                    issues.push(ConfigIssue::new(
-                        Some(&format!("criteria.{k}")),
-                        format!("unknown criterion `{k}` (known: {})", CRITERIA.join(", ")),
-                    ));
-                } else if v.as_str().is_none_or(|s| s.trim().is_empty()) {
-                    issues.push(ConfigIssue::new(
-                        Some(&format!("criteria.{k}")),
-                        "a criterion name must be a non-empty string",
-                    ));
-                }
-            }
-        }
-        Some(_) => issues.push(ConfigIssue::new(
-            Some("criteria"),
-            "`criteria` must be a table of criterion = \"new name\"",
-        )),
-    }
-    issues
-}
-
-/// Checks what a task gives the scorer: `metadata.target_platform`, if present, must parse.
-pub fn check_task(task: &Task) -> Vec<ConfigIssue> {
-    match task_target(task) {
-        Some(Err(s)) => vec![ConfigIssue::new(
-            Some("metadata.target_platform"),
-            format!("`{s}` is not a target platform (like ios17.0, macos14.0)"),
-        )],
-        _ => Vec::new(),
-    }
-}
+pub use verity_catalog::swift::{CRITERIA, OPTION_KEYS, check_options, check_task};
 
 fn task_target(task: &Task) -> Option<Result<Target, String>> {
-    let v = task
-        .metadata
-        .get("target_platform")
-        .or_else(|| task.expect.get("target_platform"))?;
-    let s = v.as_str().unwrap_or("").to_owned();
-    Some(Target::parse(&s).ok_or(s))
+    let s = verity_catalog::swift::task_target(task)?;
+    Some(Target::parse(s).ok_or_else(|| s.to_owned()))
 }
 
 /// The Swift oracles as one scorer emitting four criteria.
@@ -229,14 +54,13 @@ impl SwiftScorer {
             return Err(i);
         }
         let s = |k: &str| o.get(k).and_then(Value::as_str);
-        let index: Arc<Index> =
-            match s("index") {
-                None | Some("default") => default_index_issue()?,
-                Some(x) if x == DEFAULT_INDEX_NAME => default_index_issue()?,
-                Some(p) => Arc::new(Index::load(Path::new(p)).map_err(|e| {
-                    ConfigIssue::new(Some("index"), format!("{e}; {}", build_hint(p)))
-                })?),
-            };
+        let index: Arc<Index> = match s("index") {
+            None | Some("default") => default_index_issue()?,
+            Some(x) if x == DEFAULT_INDEX_NAME => default_index_issue()?,
+            Some(p) => Arc::new(Index::load(Path::new(p)).map_err(|e| {
+                ConfigIssue::new(Some("index"), format!("{e}; {}", index_build_hint(p)))
+            })?),
+        };
         let shipped = s("index").is_none_or(|x| x.starts_with("default"));
         let deprecations = match s("deprecations") {
             None | Some("default") if shipped => {
@@ -379,5 +203,50 @@ impl Scorer for SwiftScorer {
             ));
         }
         scores
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use verity_catalog::swift::{TOOLCHAIN_AUTO, TOOLCHAIN_TREE_SITTER, toolchain_path};
+
+    use crate::toolchain::ToolchainChoice;
+
+    /// The catalog checks `toolchain` with its keyword lists; `ToolchainChoice::parse` has its
+    /// own: they must agree, or a suite would be checked by other rules than it runs by.
+    #[test]
+    fn toolchain_keywords_agree_with_the_catalog() {
+        for k in TOOLCHAIN_AUTO {
+            assert_eq!(ToolchainChoice::parse(k), ToolchainChoice::Auto, "{k:?}");
+            assert_eq!(toolchain_path(k), None, "{k:?}");
+        }
+        for k in TOOLCHAIN_TREE_SITTER {
+            assert_eq!(
+                ToolchainChoice::parse(k),
+                ToolchainChoice::TreeSitter,
+                "{k:?}"
+            );
+            assert_eq!(toolchain_path(k), None, "{k:?}");
+        }
+        for s in [
+            " auto ",
+            "AUTO",
+            "tree_sitter",
+            "Tree-Sitter",
+            "treesitter ",
+            "swiftc",
+            " /usr/bin/swiftc",
+            "./swift-frontend",
+            "none\n",
+        ] {
+            let expected = match toolchain_path(s) {
+                None if TOOLCHAIN_AUTO.contains(&s.trim()) => ToolchainChoice::Auto,
+                None => ToolchainChoice::TreeSitter,
+                Some(p) => ToolchainChoice::Path(PathBuf::from(p)),
+            };
+            assert_eq!(ToolchainChoice::parse(s), expected, "{s:?}");
+        }
     }
 }

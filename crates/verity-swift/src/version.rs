@@ -1,8 +1,11 @@
-//! Platform domains, versions and target platforms (`ios17.0`, `macos14.0`, …).
+//! Platform domains, versions and target platforms (`ios17.0`, `macos14.0`, …). The spellings
+//! they parse from are the catalog's (`verity_catalog::swift`), so a suite's options are checked
+//! with the same rules the oracle parses them by.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use verity_catalog::swift::Platform;
 
 /// A dotted version (`17.0`, `10.15.4`). `100000.0` is Apple's "deprecated in a future release".
 #[derive(
@@ -26,20 +29,11 @@ impl Version {
         }
     }
 
-    /// Parses `17`, `17.0`, `10.15.4` (at most three numeric components, nothing else).
+    /// Parses `17`, `17.0`, `10.15.4` (at most three numeric components, nothing else), as
+    /// the `swift` scorer's option check does ([`verity_catalog::swift::parse_version`]).
     pub fn parse(s: &str) -> Option<Version> {
-        let s = s.trim();
-        if s.is_empty() {
-            return None;
-        }
-        let mut parts = [0u32; 3];
-        for (n, p) in s.split('.').enumerate() {
-            if n == 3 || p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            parts[n] = p.parse().ok()?;
-        }
-        Some(Version::new(parts[0], parts[1], parts[2]))
+        verity_catalog::swift::parse_version(s)
+            .map(|[major, minor, patch]| Version::new(major, minor, patch))
     }
 
     /// `deprecated: 100000.0`: deprecated in some future release.
@@ -122,21 +116,16 @@ impl Domain {
         })
     }
 
-    /// The spelling of `#available` / `@available` platform names (case-insensitive).
+    /// The spelling of `#available` / `@available` platform names (case-insensitive): `*`,
+    /// `swift`, or a platform as [`Platform::from_source`] spells it.
     pub fn from_source(s: &str) -> Option<Domain> {
-        Some(match s.to_ascii_lowercase().as_str() {
-            "ios" | "iosapplicationextension" => Domain::Ios,
-            "macos" | "osx" | "macosapplicationextension" | "osxapplicationextension" => {
-                Domain::MacOs
-            }
-            "watchos" | "watchosapplicationextension" => Domain::WatchOs,
-            "tvos" | "tvosapplicationextension" => Domain::TvOs,
-            "visionos" | "xros" | "visionosapplicationextension" => Domain::VisionOs,
-            "maccatalyst" | "maccatalystapplicationextension" => Domain::MacCatalyst,
-            "*" => Domain::Any,
-            "swift" => Domain::Swift,
-            _ => return None,
-        })
+        if s == "*" {
+            Some(Domain::Any)
+        } else if s.eq_ignore_ascii_case("swift") {
+            Some(Domain::Swift)
+        } else {
+            Platform::from_source(s).map(Domain::from)
+        }
     }
 
     pub(crate) fn code(self) -> u8 {
@@ -154,6 +143,19 @@ impl Domain {
 
     pub(crate) fn from_code(c: u8) -> Option<Domain> {
         Domain::ALL.get(usize::from(c)).copied()
+    }
+}
+
+impl From<Platform> for Domain {
+    fn from(p: Platform) -> Domain {
+        match p {
+            Platform::Ios => Domain::Ios,
+            Platform::MacOs => Domain::MacOs,
+            Platform::WatchOs => Domain::WatchOs,
+            Platform::TvOs => Domain::TvOs,
+            Platform::VisionOs => Domain::VisionOs,
+            Platform::MacCatalyst => Domain::MacCatalyst,
+        }
     }
 }
 
@@ -176,17 +178,14 @@ impl Target {
     }
 
     /// Parses `ios17.0`, `iOS 17`, `macos14.0`, `watchos10`, `tvos17.0`, `visionos1.0`,
-    /// `maccatalyst17.0`, `xros1.0`.
+    /// `maccatalyst17.0`, `xros1.0`, as the `swift` scorer's option check does
+    /// ([`verity_catalog::swift::parse_target`]).
     pub fn parse(s: &str) -> Option<Target> {
-        let s = s.trim();
-        let split = s.find(|c: char| c.is_ascii_digit())?;
-        let (name, ver) = s.split_at(split);
-        let name = name.trim().trim_end_matches(['-', '_', ' ']);
-        let domain = Domain::from_source(name)?;
-        if matches!(domain, Domain::Any | Domain::Swift) {
-            return None;
-        }
-        Some(Target::new(domain, Version::parse(ver)?))
+        let (platform, [major, minor, patch]) = verity_catalog::swift::parse_target(s)?;
+        Some(Target::new(
+            platform.into(),
+            Version::new(major, minor, patch),
+        ))
     }
 }
 

@@ -1,11 +1,22 @@
-//! Every scorer kind verity knows, with its options, in one place.
+//! Every scorer kind verity knows, with its options, in one place: the kinds, the option keys
+//! each accepts, the checks of their values and of what a task gives a scorer, and the criteria
+//! each reports.
+//!
+//! The suite loader checks a suite with this crate before anything runs; `verity-oracles`
+//! builds scorers from the specs checked here. The catalog depends on no oracle, so checking a
+//! suite links no tree-sitter, no grammar and no symbol index: where a check needs what an
+//! oracle also parses (Swift target platforms and versions), the list lives here and the oracle
+//! uses it.
 
-use serde_json::{Map, Value};
-use verity_model::{ConfigIssue, Scorer, ScorerSpec, Task};
+pub mod swift;
+pub mod text;
 
-use crate::text::{Contains, Equals, Identical, JsonValid, RegexMatch, TextOpts};
+use serde_json::Value;
+use verity_model::{ConfigIssue, ScorerSpec, Task};
 
-/// The scorer kinds [`build`] accepts.
+use crate::text::{TextOpts, string_list};
+
+/// The scorer kinds there are (`verity_oracles::build` builds each).
 pub const KINDS: &[&str] = &[
     "equals",
     "contains",
@@ -29,7 +40,7 @@ fn allowed_options(kind: &str) -> &'static [&'static str] {
         ],
         "json-valid" => &["extract"],
         "identical" => &["normalize"],
-        "swift" => verity_swift::OPTION_KEYS,
+        "swift" => swift::OPTION_KEYS,
         _ => &[],
     }
 }
@@ -62,7 +73,7 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
         }
     }
     if spec.kind == "swift" {
-        issues.extend(verity_swift::check_options(&spec.options));
+        issues.extend(swift::check_options(&spec.options));
         return issues;
     }
     let o = &spec.options;
@@ -129,7 +140,7 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
 pub fn check_task(spec: &ScorerSpec, task: &Task) -> Vec<ConfigIssue> {
     let mut issues = Vec::new();
     match spec.kind.as_str() {
-        "swift" => issues.extend(verity_swift::check_task(task)),
+        "swift" => issues.extend(swift::check_task(task)),
         "regex" => {
             let opts = TextOpts::from_options(&spec.options);
             match task.expect.get("regex") {
@@ -195,7 +206,7 @@ pub fn criteria(spec: &ScorerSpec) -> Option<Vec<String>> {
         "swift" => {
             let renames = spec.options.get("criteria").and_then(Value::as_object);
             return Some(
-                verity_swift::CRITERIA
+                swift::CRITERIA
                     .iter()
                     .map(|c| {
                         renames
@@ -214,84 +225,77 @@ pub fn criteria(spec: &ScorerSpec) -> Option<Vec<String>> {
     ])
 }
 
-/// Builds a scorer from its spec. Call [`check_spec`] first for all issues at once; this stops
-/// at the first.
-pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
-    if let Some(issue) = check_spec(spec).into_iter().next() {
-        return Err(issue);
-    }
-    let name = spec.instance_name().to_owned();
-    // The text scorers' one criterion, as `criteria` names it.
-    let criterion = criteria(spec)
-        .and_then(|c| c.into_iter().next())
-        .unwrap_or_else(|| name.clone());
-    let o = &spec.options;
-    let opts = TextOpts::from_options(o);
-    Ok(match spec.kind.as_str() {
-        "equals" => Box::new(Equals {
-            name,
-            criterion,
-            opts,
-        }),
-        "contains" => Box::new(Contains {
-            name,
-            criterion,
-            values: o.get("values").and_then(string_list),
-            opts,
-        }),
-        "regex" => {
-            let pattern = match o.get("pattern").and_then(Value::as_str) {
-                Some(p) => Some(
-                    opts.regex(p)
-                        .map_err(|e| ConfigIssue::new(Some("pattern"), e))?,
-                ),
-                None => None,
-            };
-            let must_match = o.get("must_match").and_then(Value::as_bool).unwrap_or(true);
-            Box::new(RegexMatch {
-                name,
-                criterion,
-                pattern,
-                must_match,
-                opts,
-            })
-        }
-        "json-valid" => Box::new(JsonValid {
-            name,
-            criterion,
-            raw: o.get("extract").and_then(Value::as_str) == Some("raw"),
-        }),
-        "swift" => Box::new(verity_swift::SwiftScorer::from_options(&name, o)?),
-        "identical" => Box::new(Identical {
-            name,
-            criterion,
-            normalize: o
-                .get("normalize")
-                .and_then(Value::as_str)
-                .unwrap_or("trim")
-                .to_owned(),
-        }),
-        other => {
-            return Err(ConfigIssue::new(
-                Some("kind"),
-                format!("unknown scorer kind `{other}`"),
-            ));
-        }
-    })
-}
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use verity_model::SourceLoc;
 
-/// A string or a list of strings, as a list.
-pub(crate) fn string_list(v: &Value) -> Option<Vec<String>> {
-    match v {
-        Value::String(s) => Some(vec![s.clone()]),
-        Value::Array(items) => items
-            .iter()
-            .map(|i| i.as_str().map(str::to_owned))
-            .collect(),
-        _ => None,
-    }
-}
+    use super::*;
 
-pub(crate) fn flag(o: &Map<String, Value>, key: &str, default: bool) -> bool {
-    o.get(key).and_then(Value::as_bool).unwrap_or(default)
+    fn spec(kind: &str, options: Value) -> ScorerSpec {
+        ScorerSpec {
+            kind: kind.into(),
+            name: None,
+            options: options.as_object().cloned().unwrap_or_default(),
+            source: SourceLoc::default(),
+        }
+    }
+
+    fn task(expect: Value) -> Task {
+        let mut t = Task::prompt("t", "p");
+        t.expect = expect.as_object().cloned().unwrap_or_default();
+        t
+    }
+
+    #[test]
+    fn config_checks_name_keys() {
+        let bad = check_spec(&spec("regex", json!({"pattern": "((", "colour": 1})));
+        let keys: Vec<_> = bad.iter().map(|i| i.key.clone().unwrap()).collect();
+        assert_eq!(keys, ["colour", "pattern"]);
+        assert!(
+            check_spec(&spec("nope", json!({})))[0]
+                .message
+                .contains("unknown scorer kind")
+        );
+        let t = task(json!({"regex": ["ok", "[unclosed"]}));
+        let issues = check_task(&spec("regex", json!({})), &t);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].key.as_deref(), Some("expect.regex"));
+        let msg = &check_spec(&spec("regex", json!({"pattern": "ab(c"})))[0].message;
+        assert_eq!(
+            msg,
+            "invalid regex: unclosed group at column 3 of the pattern"
+        );
+    }
+
+    #[test]
+    fn every_kind_checks_with_no_options() {
+        for kind in KINDS {
+            assert_eq!(check_spec(&spec(kind, json!({}))), [], "{kind}");
+            assert!(criteria(&spec(kind, json!({}))).is_some(), "{kind}");
+        }
+        let issues = check_spec(&spec("identical", json!({"trim": true})));
+        assert_eq!(
+            issues[0].message,
+            "unknown option `trim` for scorer `identical`; it takes: normalize"
+        );
+    }
+
+    #[test]
+    fn swift_criteria_are_renamed() {
+        let swift = spec("swift", json!({"criteria": {"parse": "compiles"}}));
+        assert_eq!(
+            criteria(&swift).unwrap(),
+            [
+                "compiles",
+                "symbols_exist",
+                "availability_ok",
+                "no_deprecated"
+            ]
+        );
+        let mut named = spec("equals", json!({}));
+        named.name = Some("exact".into());
+        assert_eq!(criteria(&named).unwrap(), ["exact"]);
+        assert_eq!(criteria(&spec("nope", json!({}))), None);
+    }
 }

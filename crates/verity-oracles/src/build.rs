@@ -1,0 +1,75 @@
+//! Scorers from their specs: the kinds are the catalog's, the scorers are here and in
+//! `verity-swift`.
+
+use serde_json::Value;
+use verity_catalog::text::{TextOpts, string_list};
+use verity_catalog::{check_spec, criteria};
+use verity_model::{ConfigIssue, Scorer, ScorerSpec};
+
+use crate::text::{Contains, Equals, Identical, JsonValid, RegexMatch};
+
+/// Builds a scorer from its spec. Call [`check_spec`] first for all issues at once; this stops
+/// at the first.
+pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
+    if let Some(issue) = check_spec(spec).into_iter().next() {
+        return Err(issue);
+    }
+    let name = spec.instance_name().to_owned();
+    // The text scorers' one criterion, as `criteria` names it.
+    let criterion = criteria(spec)
+        .and_then(|c| c.into_iter().next())
+        .unwrap_or_else(|| name.clone());
+    let o = &spec.options;
+    let opts = TextOpts::from_options(o);
+    Ok(match spec.kind.as_str() {
+        "equals" => Box::new(Equals {
+            name,
+            criterion,
+            opts,
+        }),
+        "contains" => Box::new(Contains {
+            name,
+            criterion,
+            values: o.get("values").and_then(string_list),
+            opts,
+        }),
+        "regex" => {
+            let pattern = match o.get("pattern").and_then(Value::as_str) {
+                Some(p) => Some(
+                    opts.regex(p)
+                        .map_err(|e| ConfigIssue::new(Some("pattern"), e))?,
+                ),
+                None => None,
+            };
+            let must_match = o.get("must_match").and_then(Value::as_bool).unwrap_or(true);
+            Box::new(RegexMatch {
+                name,
+                criterion,
+                pattern,
+                must_match,
+                opts,
+            })
+        }
+        "json-valid" => Box::new(JsonValid {
+            name,
+            criterion,
+            raw: o.get("extract").and_then(Value::as_str) == Some("raw"),
+        }),
+        "swift" => Box::new(verity_swift::SwiftScorer::from_options(&name, o)?),
+        "identical" => Box::new(Identical {
+            name,
+            criterion,
+            normalize: o
+                .get("normalize")
+                .and_then(Value::as_str)
+                .unwrap_or("trim")
+                .to_owned(),
+        }),
+        other => {
+            return Err(ConfigIssue::new(
+                Some("kind"),
+                format!("unknown scorer kind `{other}`"),
+            ));
+        }
+    })
+}
