@@ -8,8 +8,7 @@ use std::sync::Arc;
 
 use verity_model::{PromptTemplate, SourceLoc, Suite};
 
-use crate::diag::{Diagnostic, SourceFile};
-use crate::loader::did_you_mean;
+use crate::diag::{Diagnostic, SourceFile, did_you_mean};
 use crate::render::{Renderer, describe, is_over_budget};
 use crate::values;
 

@@ -10,8 +10,8 @@ use verity_model::{
     PromptTemplate, ProviderSpec, ReportSpec, ScorerSpec, ServerSpec, Variant,
 };
 
-use crate::diag::{Diagnostic, SourceFile};
-use crate::loader::{Loader, ScorerSpans, did_you_mean};
+use crate::diag::{Diagnostic, SourceFile, did_you_mean};
+use crate::loader::{Loader, ScorerSpans};
 use crate::tree::{Entry, Kind, Node, Span, Table, to_json};
 use crate::values;
 

@@ -458,9 +458,31 @@ impl fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
+/// The closest candidate to a misspelt word, if any is close enough to suggest.
+pub(crate) fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (strsim::jaro_winkler(word, c), c))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(
+            did_you_mean("temperatur", ["temperature", "top_p"]),
+            Some("temperature")
+        );
+        assert_eq!(did_you_mean("zzz", ["temperature", "top_p"]), None);
+    }
 
     #[test]
     fn line_col_counts_chars_and_lines() {

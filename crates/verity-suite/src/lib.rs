@@ -22,6 +22,7 @@ mod diag;
 mod files;
 mod loader;
 pub mod render;
+mod sink;
 mod suite;
 mod tasks;
 mod tree;
@@ -32,14 +33,9 @@ use std::path::Path;
 pub use config::DEFAULT_VARIANT;
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use render::{Renderer, TemplateError};
-use verity_model::{SourceLoc, Suite, Task};
-
-/// A suite that loaded, with the warnings found along the way.
-#[derive(Clone, Debug)]
-pub struct Loaded {
-    pub suite: Suite,
-    pub warnings: Vec<Diagnostic>,
-}
+pub use sink::{SinkError, TaskSink};
+pub use suite::Loaded;
+use verity_model::Suite;
 
 /// Loads a suite.
 ///
@@ -49,26 +45,6 @@ pub struct Loaded {
 /// diagnostic found (errors first, then warnings).
 pub fn load(path: &Path) -> Result<Loaded, Diagnostics> {
     suite::load(path, None)
-}
-
-/// Where [`load_streaming`] sends a suite's tasks.
-pub trait TaskSink {
-    /// The suite as configured, before its first task: the caller may adjust it (command-line
-    /// overrides) before the tasks are checked against it, or refuse it with a reason.
-    fn start(&mut self, suite: &mut Suite) -> Result<(), String>;
-    /// The suite's next task, in suite order, before it is checked against the suite (a
-    /// load with errors fails as a whole, whatever the sink took). The sink finds duplicate
-    /// ids: the loader keeps nothing per task.
-    fn put(&mut self, task: &Task) -> Result<(), SinkError>;
-}
-
-/// Why a [`TaskSink`] did not take a task.
-#[derive(Debug)]
-pub enum SinkError {
-    /// A task with this id came before, defined at `first`.
-    Duplicate { first: SourceLoc },
-    /// The sink cannot take more (its storage failed): loading fails with this message.
-    Failed(String),
 }
 
 /// [`load`] for suites of any size: tasks are checked in batches and handed to `sink` as they

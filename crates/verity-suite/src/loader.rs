@@ -4,13 +4,17 @@
 //! a suite reports every problem instead of stopping at the first.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use verity_model::{PromptTemplate, SourceLoc, Suite, Task};
 
-use crate::diag::{Diagnostic, SourceFile};
+use crate::checks::{Loc, Locator, TaskChecks, template_loc, template_span};
+use crate::diag::{Diagnostic, SourceFile, did_you_mean};
+use crate::files::{Hashed, content_hash};
+use crate::sink::{SinkError, TaskSink};
 use crate::tree::{Entry, Kind, Node, Span, Table, table_to_json};
 
 /// Where a task's parts are in its file, for diagnostics found after loading.
@@ -31,16 +35,16 @@ pub(crate) struct ScorerSpans {
     pub(crate) table: Table,
 }
 
-/// Tasks checked and handed to a [`crate::TaskSink`] at a time when loading streams.
+/// Tasks checked and handed to a [`TaskSink`] at a time when loading streams.
 pub(crate) const STREAM_CHUNK: usize = 1024;
 
 /// Where a streaming load sends its tasks, and what it keeps between chunks.
 pub(crate) struct Stream<'s> {
-    pub(crate) sink: &'s mut dyn crate::TaskSink,
+    pub(crate) sink: &'s mut dyn TaskSink,
     /// The suite as configured (no tasks): each chunk is checked against it.
     pub(crate) suite: Suite,
     /// Checks that span chunks; `None` when the load runs no checks (a bare dataset file).
-    pub(crate) checks: Option<crate::checks::TaskChecks>,
+    pub(crate) checks: Option<TaskChecks>,
     /// Tasks the sink took.
     pub(crate) sent: u64,
     /// The sink failed; no more tasks are offered to it.
@@ -54,7 +58,7 @@ pub(crate) struct Loader<'s> {
     base: String,
     pub(crate) diags: Vec<Diagnostic>,
     /// Every file read, by path relative to the suite: the content hash covers them all.
-    pub(crate) hashed: BTreeMap<String, crate::files::Hashed>,
+    pub(crate) hashed: BTreeMap<String, Hashed>,
     pub(crate) tasks: Vec<Task>,
     /// Parallel to `tasks`.
     pub(crate) task_spans: Vec<TaskSpans>,
@@ -91,17 +95,63 @@ pub(crate) fn blake3_hex(bytes: &[u8]) -> String {
     blake3::hash(bytes).to_hex().to_string()
 }
 
-/// The closest candidate to a misspelt word, if any is close enough to suggest.
-pub(crate) fn did_you_mean<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(word, c), c))
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
+/// Locations inside the files the loader read.
+pub(crate) struct SpanLocator<'a, 's> {
+    pub(crate) l: &'a Loader<'s>,
+}
+
+impl Locator for SpanLocator<'_, '_> {
+    fn scorer(&self, index: usize, key: Option<&str>) -> Loc {
+        let Some(s) = self.l.scorer_spans.get(index) else {
+            return Loc::Nowhere;
+        };
+        let span = key
+            .and_then(|k| s.table.get(k))
+            .map_or(s.span.clone(), |e| e.key_span.start..e.value.span.end);
+        Loc::Span(Arc::clone(&s.file), span)
+    }
+
+    fn task(&self, index: usize, key: Option<&str>) -> Loc {
+        let Some(t) = self.l.task_spans.get(index) else {
+            return Loc::Nowhere;
+        };
+        let span = key
+            .and_then(|k| k.strip_prefix("expect."))
+            .and_then(|k| t.expect.get(k))
+            .map_or(t.at.clone(), Range::clone);
+        Loc::Span(Arc::clone(&t.file), span)
+    }
+
+    fn coverage(&self, category: &str) -> Loc {
+        match self.l.coverage_spans.get(category) {
+            Some((f, span)) => Loc::Span(Arc::clone(f), span.clone()),
+            None => Loc::Nowhere,
+        }
+    }
+
+    fn outcome(&self, criterion: &str) -> Loc {
+        match self.l.outcome_spans.get(criterion) {
+            Some((f, span)) => Loc::Span(Arc::clone(f), span.clone()),
+            None => Loc::Nowhere,
+        }
+    }
+
+    fn template(
+        &self,
+        tpl: &PromptTemplate,
+        range: Option<Range<usize>>,
+        line: Option<usize>,
+    ) -> Loc {
+        if let Some(f) = self.l.template_files.get(&tpl.origin)
+            && f.text.as_ref() == tpl.source
+        {
+            return Loc::Span(Arc::clone(f), template_span(f, range, line));
+        }
+        if let Some((f, span)) = self.l.inline_templates.get(&tpl.hash) {
+            return Loc::Span(Arc::clone(f), span.clone());
+        }
+        template_loc(tpl, range, line)
+    }
 }
 
 impl<'s> Loader<'s> {
@@ -148,11 +198,11 @@ impl<'s> Loader<'s> {
                     kept.push(task);
                     kept_spans.push(spans);
                 }
-                Err(crate::SinkError::Duplicate { first }) => {
+                Err(SinkError::Duplicate { first }) => {
                     let d = self.duplicate(&task.id, &spans, &first);
                     self.push(d);
                 }
-                Err(crate::SinkError::Failed(message)) => {
+                Err(SinkError::Failed(message)) => {
                     stream.failed = true;
                     self.push(Diagnostic::error(
                         "read-error",
@@ -165,11 +215,7 @@ impl<'s> Loader<'s> {
             stream.suite.tasks = kept;
             self.task_spans = kept_spans;
             let mut found = Vec::new();
-            checks.tasks(
-                &stream.suite,
-                &crate::suite::SpanLocator { l: self },
-                &mut found,
-            );
+            checks.tasks(&stream.suite, &SpanLocator { l: self }, &mut found);
             self.diags.extend(found);
             stream.suite.tasks.clear();
             self.task_spans.clear();
@@ -179,7 +225,7 @@ impl<'s> Loader<'s> {
 
     /// The content hash of every file read; a streamed file that changed meanwhile is an error.
     pub(crate) fn content_hash(&mut self) -> String {
-        match crate::files::content_hash(&self.hashed) {
+        match content_hash(&self.hashed) {
             Ok(h) => h,
             Err(message) => {
                 self.push(Diagnostic::error("read-error", message));
@@ -722,12 +768,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn suggestions_and_paths() {
-        assert_eq!(
-            did_you_mean("temperatur", ["temperature", "top_p"]),
-            Some("temperature")
-        );
-        assert_eq!(did_you_mean("zzz", ["temperature", "top_p"]), None);
+    fn paths() {
         assert_eq!(normalize("./prompts\\a.j2"), "prompts/a.j2");
         assert_eq!(quoted(&["a", "b", "c"]), "\"a\", \"b\" or \"c\"");
         assert_eq!(quoted(&["a"]), "\"a\"");

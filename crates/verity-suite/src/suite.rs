@@ -2,22 +2,28 @@
 //! [`Suite`] and running the checks.
 
 use std::collections::HashSet;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use toml::de::{DeTable, DeValue};
-use verity_model::{PromptTemplate, Suite};
+use verity_model::Suite;
 
-use crate::checks::{self, Loc, Locator, template_span};
+use crate::checks;
 use crate::config::{Config, TaskPatterns};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::files::{DEFAULT_TASKS, expand, is_glob};
-use crate::loader::{Loader, Stream, normalize};
+use crate::loader::{Loader, SpanLocator, Stream, normalize};
+use crate::sink::TaskSink;
 use crate::tree::{Kind, from_toml_doc};
-use crate::{Loaded, TaskSink};
 
 const SUITE_FILE: &str = "suite.toml";
+
+/// A suite that loaded, with the warnings found along the way.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub suite: Suite,
+    pub warnings: Vec<Diagnostic>,
+}
 
 /// Loads the suite at `path`; with a sink its tasks stream to it (see [`crate::load_streaming`]).
 pub(crate) fn load(path: &Path, sink: Option<&mut dyn TaskSink>) -> Result<Loaded, Diagnostics> {
@@ -372,65 +378,6 @@ fn no_tasks(file: String, dataset: bool) -> Diagnostic {
     Diagnostic::warning("no-tasks", "the suite has no tasks")
         .at(file, 0, 0)
         .with_help(help)
-}
-
-/// Locations inside the files the loader read.
-pub(crate) struct SpanLocator<'a, 's> {
-    pub(crate) l: &'a Loader<'s>,
-}
-
-impl Locator for SpanLocator<'_, '_> {
-    fn scorer(&self, index: usize, key: Option<&str>) -> Loc {
-        let Some(s) = self.l.scorer_spans.get(index) else {
-            return Loc::Nowhere;
-        };
-        let span = key
-            .and_then(|k| s.table.get(k))
-            .map_or(s.span.clone(), |e| e.key_span.start..e.value.span.end);
-        Loc::Span(Arc::clone(&s.file), span)
-    }
-
-    fn task(&self, index: usize, key: Option<&str>) -> Loc {
-        let Some(t) = self.l.task_spans.get(index) else {
-            return Loc::Nowhere;
-        };
-        let span = key
-            .and_then(|k| k.strip_prefix("expect."))
-            .and_then(|k| t.expect.get(k))
-            .map_or(t.at.clone(), Range::clone);
-        Loc::Span(Arc::clone(&t.file), span)
-    }
-
-    fn coverage(&self, category: &str) -> Loc {
-        match self.l.coverage_spans.get(category) {
-            Some((f, span)) => Loc::Span(Arc::clone(f), span.clone()),
-            None => Loc::Nowhere,
-        }
-    }
-
-    fn outcome(&self, criterion: &str) -> Loc {
-        match self.l.outcome_spans.get(criterion) {
-            Some((f, span)) => Loc::Span(Arc::clone(f), span.clone()),
-            None => Loc::Nowhere,
-        }
-    }
-
-    fn template(
-        &self,
-        tpl: &PromptTemplate,
-        range: Option<Range<usize>>,
-        line: Option<usize>,
-    ) -> Loc {
-        if let Some(f) = self.l.template_files.get(&tpl.origin)
-            && f.text.as_ref() == tpl.source
-        {
-            return Loc::Span(Arc::clone(f), template_span(f, range, line));
-        }
-        if let Some((f, span)) = self.l.inline_templates.get(&tpl.hash) {
-            return Loc::Span(Arc::clone(f), span.clone());
-        }
-        checks::template_loc(tpl, range, line)
-    }
 }
 
 #[cfg(test)]

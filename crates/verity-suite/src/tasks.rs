@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 use toml::de::DeTable;
 use verity_model::{ChatMessage, Input, Role, Task};
 
-use crate::diag::{Diagnostic, SourceFile};
-use crate::loader::{Loader, TaskSpans, did_you_mean, json_message};
+use crate::diag::{Diagnostic, SourceFile, did_you_mean};
+use crate::loader::{Loader, TaskSpans, json_message};
 use crate::tree::{
     Entry, Kind, Node, Span, Table, from_toml_doc, json_tree, table_to_json, to_json,
 };

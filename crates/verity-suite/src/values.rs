@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use verity_model::{PROVIDER_KINDS, REPORT_PLACEHOLDERS, ReportSpec};
 
-use crate::loader::did_you_mean;
+use crate::diag::did_you_mean;
 
 /// What is wrong with a value: a message, and help when there is something to suggest.
 #[derive(Clone, Debug, PartialEq, Eq)]
