@@ -221,7 +221,7 @@ struct Sink<'r, 's> {
 }
 
 impl TaskSink for Sink<'_, '_> {
-    fn start(&mut self, suite: &mut Suite) -> Result<(), String> {
+    fn start(&mut self, suite: &mut Suite) -> Result<(), SinkError> {
         self.req.overrides.apply(suite);
         match narrow(suite, &self.req.options) {
             Ok(selection) => {
@@ -229,9 +229,8 @@ impl TaskSink for Sink<'_, '_> {
                 Ok(())
             }
             Err(e) => {
-                let message = e.to_string();
-                self.refused = Some(e);
-                Err(message)
+                self.refused = Some(e.clone());
+                Err(SinkError::Refused(Box::new(e)))
             }
         }
     }
@@ -243,7 +242,7 @@ impl TaskSink for Sink<'_, '_> {
             .is_some_and(|(_, f)| f.accept(&task.id));
         self.stage.put(task, keep).map_err(|e| match e {
             StageError::Duplicate { first, .. } => SinkError::Duplicate { first },
-            StageError::Store(e) => SinkError::Failed(e.to_string()),
+            StageError::Store(e) => SinkError::Failed(Box::new(e)),
         })
     }
 }

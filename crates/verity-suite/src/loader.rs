@@ -202,11 +202,11 @@ impl<'s> Loader<'s> {
                     let d = self.duplicate(&task.id, &spans, &first);
                     self.push(d);
                 }
-                Err(SinkError::Failed(message)) => {
+                Err(SinkError::Failed(e) | SinkError::Refused(e)) => {
                     stream.failed = true;
                     self.push(Diagnostic::error(
                         "read-error",
-                        format!("cannot store the suite's tasks: {message}"),
+                        format!("cannot store the suite's tasks: {e}"),
                     ));
                 }
             }

@@ -13,7 +13,7 @@ use crate::config::{Config, TaskPatterns};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::files::{DEFAULT_TASKS, expand, is_glob};
 use crate::loader::{Loader, SpanLocator, Stream, normalize};
-use crate::sink::TaskSink;
+use crate::sink::{SinkError, TaskSink};
 use crate::tree::{Kind, from_toml_doc};
 
 const SUITE_FILE: &str = "suite.toml";
@@ -186,7 +186,11 @@ impl<'s> Loader<'s> {
         checked: bool,
         load: impl FnOnce(&mut Self),
     ) -> Result<(Suite, Option<checks::TaskChecks>, u64), Box<Suite>> {
-        if let Err(message) = sink.start(&mut suite) {
+        if let Err(e) = sink.start(&mut suite) {
+            let message = match e {
+                SinkError::Refused(e) | SinkError::Failed(e) => e.to_string(),
+                SinkError::Duplicate { first } => format!("a duplicate task, first at {first}"),
+            };
             self.push(Diagnostic::error("plan", message));
             return Err(Box::new(suite));
         }
@@ -393,7 +397,7 @@ mod tests {
     }
 
     impl crate::TaskSink for Collect {
-        fn start(&mut self, _suite: &mut verity_model::Suite) -> Result<(), String> {
+        fn start(&mut self, _suite: &mut verity_model::Suite) -> Result<(), crate::SinkError> {
             self.started += 1;
             Ok(())
         }
@@ -533,7 +537,7 @@ pattern = "a"
     struct WithScorers(Collect, Vec<&'static str>);
 
     impl crate::TaskSink for WithScorers {
-        fn start(&mut self, suite: &mut verity_model::Suite) -> Result<(), String> {
+        fn start(&mut self, suite: &mut verity_model::Suite) -> Result<(), crate::SinkError> {
             for kind in &self.1 {
                 suite.scorers.push(verity_model::ScorerSpec {
                     kind: (*kind).to_owned(),
