@@ -14,7 +14,7 @@ use verity_runner::{
 use verity_store::Store;
 
 use super::report_files::{check_suite_reports, write_suite_reports};
-use super::{render, table_options, use_color, write_out};
+use super::{render, runtime, table_options, use_color, write_out};
 use crate::cli::{ColorChoice, ExecArgs, Format};
 use crate::config::Config;
 use crate::{CliError, exit, progress};
@@ -208,15 +208,7 @@ pub(super) fn execute_plan(
     let total = plan.total();
     let quiet = out.quiet;
     let err_tty = out.err_tty;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| {
-            CliError::new(
-                ErrorKind::Internal,
-                format!("cannot start the async runtime: {e}"),
-            )
-        })?;
+    let rt = runtime()?;
     let shutdown = Shutdown::new();
     let budget = Arc::new(settings.budget);
     let summary = rt.block_on(async {

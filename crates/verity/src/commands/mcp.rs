@@ -3,8 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use verity_model::ErrorKind;
-
+use super::runtime;
 use crate::cli::McpServeArgs;
 use crate::{CliError, exit};
 
@@ -61,15 +60,7 @@ pub(super) fn mcp_serve(a: McpServeArgs) -> Result<u8, CliError> {
             }
         },
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| {
-            CliError::new(
-                ErrorKind::Internal,
-                format!("cannot start the async runtime: {e}"),
-            )
-        })?;
+    let rt = runtime()?;
     rt.block_on(verity_mcp::serve_stdio(source))
         .map_err(|e| CliError::io(e.to_string()))?;
     Ok(exit::OK)

@@ -115,6 +115,19 @@ pub(super) fn render(view: &verity_report::RunView, fmt: Format, color: bool) ->
     }
 }
 
+/// The async runtime a command that calls providers or serves MCP runs on.
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            CliError::new(
+                ErrorKind::Internal,
+                format!("cannot start the async runtime: {e}"),
+            )
+        })
+}
+
 pub(super) fn write_out(text: &str, out: Option<&Path>) -> Result<(), CliError> {
     match out {
         Some(p) => {
