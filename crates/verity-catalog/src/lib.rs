@@ -8,6 +8,8 @@
 //! oracle also parses (Swift target platforms and versions), the list lives here and the oracle
 //! uses it.
 
+#![forbid(unsafe_code)]
+
 pub mod swift;
 pub mod text;
 

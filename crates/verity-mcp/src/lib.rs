@@ -11,6 +11,7 @@
 //!
 //! Both sides use the official Rust MCP SDK (`rmcp`).
 
+#![forbid(unsafe_code)]
 #![deny(clippy::print_stdout)]
 
 mod client;

@@ -18,6 +18,8 @@
 //! errors are reserved for the infrastructure (a provider that cannot be reached, a store that
 //! cannot be written).
 
+#![forbid(unsafe_code)]
+
 mod error;
 mod outcome;
 mod provider;

@@ -10,6 +10,8 @@
 //! runs, without linking these oracles. [`build`] builds a scorer from a spec the catalog
 //! checks.
 
+#![forbid(unsafe_code)]
+
 mod build;
 mod common;
 mod text;

@@ -19,6 +19,8 @@
 //!
 //! [`Output::into_result`] classifies how a run ended into a [`ProcessError`].
 
+#![forbid(unsafe_code)]
+
 mod blocking;
 mod capture;
 mod group;

@@ -29,6 +29,8 @@
 //! [`ProviderErrorKind`]: verity_model::ProviderErrorKind
 //! [`ProviderErrorKind::Config`]: verity_model::ProviderErrorKind::Config
 
+#![forbid(unsafe_code)]
+
 mod anthropic;
 mod command;
 mod gemini;

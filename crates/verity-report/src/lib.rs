@@ -25,6 +25,8 @@
 //! The JSON layout is documented field by field in `docs/report-schema.md` and versioned by
 //! [`JSON_SCHEMA_VERSION`].
 
+#![forbid(unsafe_code)]
+
 mod fmt;
 mod json;
 mod listing;

@@ -18,6 +18,8 @@
 //! reading the answers back from the store — the same path [`rescore`] takes, so a rescored run
 //! and a fresh one are judged by the same code.
 
+#![forbid(unsafe_code)]
+
 mod budget;
 mod cache;
 mod engine;

@@ -17,6 +17,8 @@
 //! The crate has no dependencies and performs no I/O. No function panics; functions that take
 //! counts accept any `u64`.
 
+#![forbid(unsafe_code)]
+
 mod binom;
 mod interval;
 mod mcnemar;

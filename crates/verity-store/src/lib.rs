@@ -22,6 +22,8 @@
 //! [`Write::CachePut`]), prunes old observations ([`Store::prune_observations`]) and merges the
 //! shards of a run into one ([`Store::merge_shards`]).
 
+#![forbid(unsafe_code)]
+
 mod cache;
 mod kind;
 mod merge;

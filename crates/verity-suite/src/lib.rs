@@ -16,6 +16,8 @@
 //! The crate knows about files and templates, nothing about providers, runs or stores: a
 //! loaded [`Suite`] is plain data.
 
+#![forbid(unsafe_code)]
+
 mod checks;
 mod config;
 mod diag;

@@ -13,6 +13,8 @@
 //! Nothing here panics on any input: garbage Swift, huge files and damaged index files are
 //! failing verdicts or errors, never crashes.
 
+#![forbid(unsafe_code)]
+
 mod analyze;
 mod builtins;
 pub mod check;

@@ -59,6 +59,8 @@
 //! Dropping the [`FakeServer`] closes the listener and ends every connection task; the
 //! asynchronous [`FakeServer::shutdown`] also waits until they have ended.
 
+#![forbid(unsafe_code)]
+
 mod anthropic;
 mod gemini;
 mod http;

@@ -2,6 +2,8 @@
 //! exit codes. Everything that judges, stores or renders lives in the library crates; this
 //! crate only connects them.
 
+#![forbid(unsafe_code)]
+
 mod cli;
 mod commands;
 mod config;

@@ -6,6 +6,7 @@
 
 mod generation;
 mod tokenizer;
+mod unsafe_code;
 
 use std::path::PathBuf;
 use std::sync::Arc;

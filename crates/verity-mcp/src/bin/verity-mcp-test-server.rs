@@ -5,6 +5,7 @@
 //! `--ignore-eof`: after the session ends, keep running until killed (a server that does not
 //! exit when its input closes).
 
+#![forbid(unsafe_code)]
 #![deny(clippy::print_stdout)]
 
 use std::process::ExitCode;
