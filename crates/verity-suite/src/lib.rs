@@ -60,7 +60,7 @@ pub fn load_streaming(path: &Path, sink: &mut dyn TaskSink) -> Result<Loaded, Di
 /// Checks a suite built or modified in memory (after CLI overrides added variants or scorers,
 /// say): unique ids and names, references to servers and variants, scorer options, task
 /// expectations, coverage minima and template trial renders. Diagnostics point at the
-/// recorded [`SourceLoc`]s of tasks and scorers and into template
+/// recorded [`SourceLoc`](verity_model::SourceLoc)s of tasks and scorers and into template
 /// sources. Errors come first.
 pub fn check(suite: &Suite) -> Vec<Diagnostic> {
     checks::check_suite(suite)
