@@ -107,24 +107,55 @@ pub fn facts_line(f: &SymbolFacts) -> String {
     s
 }
 
+/// Why `verity check swift` could not set its checks up.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckSetupError {
+    /// The embedded index or the shipped deprecation map.
+    #[error(transparent)]
+    Embedded(IndexError),
+    #[error("{source}; build one with `verity symbols build DIR --out {spec}`")]
+    Index {
+        spec: String,
+        #[source]
+        source: IndexError,
+    },
+    #[error(transparent)]
+    Deprecations(#[from] crate::deprecations::MapError),
+}
+
+impl CheckSetupError {
+    /// What the user named (an index, a map) is theirs to fix; the embedded data failing is
+    /// verity's own fault.
+    pub fn kind(&self) -> verity_model::ErrorKind {
+        match self {
+            CheckSetupError::Embedded(_) => verity_model::ErrorKind::Internal,
+            CheckSetupError::Index { .. } | CheckSetupError::Deprecations(_) => {
+                verity_model::ErrorKind::Usage
+            }
+        }
+    }
+}
+
 /// Check options for `verity check swift`: an index spec (`default:ios17.4` or a path), the
 /// shipped map unless a map path is given.
 pub fn check_options_for(
     target: crate::version::Target,
     index: &str,
     deprecations: Option<&Path>,
-) -> Result<CheckOptions, String> {
-    let mut o = CheckOptions::new(target).map_err(|e| e.to_string())?;
+) -> Result<CheckOptions, CheckSetupError> {
+    let mut o = CheckOptions::new(target).map_err(CheckSetupError::Embedded)?;
     if index != "default" && index != DEFAULT_INDEX_NAME {
-        let ix = load_index(index)
-            .map_err(|e| format!("{e}; build one with `verity symbols build DIR --out {index}`"))?;
+        let ix = load_index(index).map_err(|source| CheckSetupError::Index {
+            spec: index.to_owned(),
+            source,
+        })?;
         o.deprecations = Arc::new(DeprecationMap::default_for(&ix));
         o.index = ix;
     } else {
-        o.deprecations = default_map().map_err(|e| e.to_string())?;
+        o.deprecations = default_map().map_err(CheckSetupError::Embedded)?;
     }
     if let Some(p) = deprecations {
-        o.deprecations = Arc::new(DeprecationMap::load(p, &o.index).map_err(|e| e.to_string())?);
+        o.deprecations = Arc::new(DeprecationMap::load(p, &o.index)?);
     }
     Ok(o)
 }

@@ -592,5 +592,10 @@ fn cli_helpers() {
     assert_eq!(r.criteria.symbols_exist.evidence[0].line, Some(2));
     let bad = verity_swift::cli::check_options_for(t("ios17.0"), "/nope.vidx", None)
         .expect_err("missing");
-    assert!(bad.contains("verity symbols build DIR --out /nope.vidx"));
+    assert!(
+        bad.to_string()
+            .contains("verity symbols build DIR --out /nope.vidx"),
+        "{bad}"
+    );
+    assert_eq!(bad.kind(), verity_model::ErrorKind::Usage);
 }

@@ -14,7 +14,7 @@ pub(super) fn check_swift(a: CheckSwiftArgs) -> Result<u8, CliError> {
     })?;
     let mut opts =
         verity_swift::cli::check_options_for(target, &a.index, a.deprecations.as_deref())
-            .map_err(CliError::usage)?;
+            .map_err(|e| CliError::new(e.kind(), e.to_string()))?;
     opts.toolchain = verity_swift::ToolchainChoice::parse(&a.toolchain);
     opts.require_toolchain = a.require_toolchain;
     let mut all_ok = true;
