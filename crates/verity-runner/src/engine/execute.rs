@@ -55,7 +55,11 @@ pub async fn execute(ex: Execution, store: &mut Store) -> Result<RunSummary, Run
     }
     let scorers = Scorers::build(&plan.suite)?;
     let renderer = Renderer::new(&plan.suite).map_err(|e| PlanError::Templates(e.to_string()))?;
-    let (done, scoring) = start_run(&plan, &providers, resume || only.is_some(), store)?;
+    let Started {
+        done,
+        scoring,
+        prompt_hashes,
+    } = start_run(&plan, &providers, resume || only.is_some(), store)?;
     let already_done = match &only {
         Some(only) => done
             .len()
@@ -94,12 +98,7 @@ pub async fn execute(ex: Execution, store: &mut Store) -> Result<RunSummary, Run
             .iter()
             .map(|v| (v.name.clone(), v.clone()))
             .collect(),
-        prompt_hashes: plan
-            .suite
-            .variants
-            .iter()
-            .map(|v| (v.name.clone(), prompt_hash(v)))
-            .collect(),
+        prompt_hashes,
         providers,
         renderer,
         scorers,
@@ -148,20 +147,23 @@ pub async fn execute(ex: Execution, store: &mut Store) -> Result<RunSummary, Run
 /// Starts the run in the store: a new run's row (written with its tasks by
 /// [`crate::prepare`]) gets the options it runs with and the providers' own names of their
 /// models; a continued run is
-/// marked running again. Returns the samples already stored (none for a new run) and the
-/// scoring this run's verdicts are stored under.
+/// marked running again.
 fn start_run(
     plan: &Plan,
     providers: &HashMap<String, Arc<dyn Provider>>,
     continued: bool,
     store: &mut Store,
-) -> Result<(HashSet<SampleKey>, u32), RunError> {
+) -> Result<Started, RunError> {
     let mut meta = store.load_run_meta(&plan.run_id)?;
     if continued {
         meta.status = RunStatus::Running;
         meta.finished_at = None;
         store.update_run_meta(&meta)?;
-        return Ok((store.completed_keys(&plan.run_id)?, meta.scoring));
+        return Ok(Started {
+            done: store.completed_keys(&plan.run_id)?,
+            scoring: meta.scoring,
+            prompt_hashes: meta.prompt_hashes,
+        });
     }
     // The options as they run (the concurrency may have been raised to a provider's batch
     // size since the row was written).
@@ -176,7 +178,21 @@ fn start_run(
         })
         .collect();
     store.update_run_meta(&meta)?;
-    Ok((HashSet::new(), meta.scoring))
+    Ok(Started {
+        done: HashSet::new(),
+        scoring: meta.scoring,
+        prompt_hashes: meta.prompt_hashes,
+    })
+}
+
+/// A run as it starts, from its stored row.
+struct Started {
+    /// Samples already stored (none for a new run).
+    done: HashSet<SampleKey>,
+    /// The scoring this run's verdicts are stored under.
+    scoring: u32,
+    /// Each variant's prompt hash, as the row recorded it when the run was prepared.
+    prompt_hashes: BTreeMap<String, String>,
 }
 
 /// Each variant's provider limits; variants that reach the same endpoint share them.

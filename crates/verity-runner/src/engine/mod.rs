@@ -159,7 +159,7 @@ struct Ctx {
     /// current one when a rescored run is resumed or retried.
     scoring: u32,
     variants: HashMap<String, Variant>,
-    prompt_hashes: HashMap<String, String>,
+    prompt_hashes: std::collections::BTreeMap<String, String>,
     providers: HashMap<String, Arc<dyn Provider>>,
     renderer: Renderer,
     scorers: Scorers,
