@@ -910,7 +910,9 @@ async fn a_failed_commit_stops_the_run_and_resume_sends_only_what_is_missing() {
 async fn a_writer_slower_than_the_provider_holds_the_provider_back() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("r.db");
-    let n = 6000u64;
+    // Enough samples that the run cannot finish before the lock is taken, even on a loaded
+    // machine where the locking thread starts late (at 6,000 it once had, at 4,448 answered).
+    let n = 20_000u64;
     let concurrency = 16u64;
     let s = suite(n as usize, mock(0), vec![], 1);
     let p = plan_in(
