@@ -28,14 +28,6 @@ pub struct Process {
     done: bool,
 }
 
-fn stdio(capture: Capture) -> Stdio {
-    if matches!(capture, Capture::Null) {
-        Stdio::null()
-    } else {
-        Stdio::piped()
-    }
-}
-
 impl Spec {
     /// Starts the child (blocking form); its output is read by threads as the spec says.
     pub fn spawn(&self) -> Result<Process, ProcessError> {
@@ -45,8 +37,8 @@ impl Spec {
                 Stdin::Null => Stdio::null(),
                 Stdin::Bytes(_) | Stdin::Piped => Stdio::piped(),
             })
-            .stdout(stdio(self.stdout))
-            .stderr(stdio(self.stderr));
+            .stdout(self.stdout.stdio())
+            .stderr(self.stderr.stdio());
         let mut child = command.spawn().map_err(|e| self.start_error(e))?;
         let group = Group(Some(child.id()));
         let mut threads = Vec::new();

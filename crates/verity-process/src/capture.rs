@@ -21,6 +21,16 @@ pub enum Capture {
 }
 
 impl Capture {
+    /// How the child's end of the stream is set up: `/dev/null`, or a pipe (read by the
+    /// supervisor, or handed to the caller).
+    pub(crate) fn stdio(self) -> std::process::Stdio {
+        if matches!(self, Capture::Null) {
+            std::process::Stdio::null()
+        } else {
+            std::process::Stdio::piped()
+        }
+    }
+
     pub(crate) fn is_read(self) -> bool {
         matches!(self, Capture::Head(_) | Capture::Tail(_) | Capture::UpTo(_))
     }

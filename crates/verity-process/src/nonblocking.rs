@@ -10,15 +10,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::capture::{Buffer, read_async};
 use crate::group::{Group, KillOnDrop, Signal};
-use crate::{Capture, Captured, DRAIN, Exit, Output, ProcessError, Quote, Spec, Stdin};
-
-fn stdio(capture: Capture) -> Stdio {
-    if matches!(capture, Capture::Null) {
-        Stdio::null()
-    } else {
-        Stdio::piped()
-    }
-}
+use crate::{Captured, DRAIN, Exit, Output, ProcessError, Quote, Spec, Stdin};
 
 impl Spec {
     fn tokio_command(&self) -> tokio::process::Command {
@@ -28,8 +20,8 @@ impl Spec {
                 Stdin::Null => Stdio::null(),
                 Stdin::Bytes(_) | Stdin::Piped => Stdio::piped(),
             })
-            .stdout(stdio(self.stdout))
-            .stderr(stdio(self.stderr))
+            .stdout(self.stdout.stdio())
+            .stderr(self.stderr.stdio())
             .kill_on_drop(true);
         command
     }
@@ -194,7 +186,7 @@ impl AsyncProcess {
         self.stdin.take()
     }
 
-    /// Its standard output, with [`Capture::Piped`].
+    /// Its standard output, with [`Capture::Piped`](crate::Capture::Piped).
     pub fn take_stdout(&mut self) -> Option<ChildStdout> {
         self.stdout_pipe.take()
     }
