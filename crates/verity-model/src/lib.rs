@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 mod error;
+mod gate;
 mod outcome;
 mod provider;
 mod redact;
@@ -33,6 +34,7 @@ mod task;
 mod variant;
 
 pub use error::ErrorKind;
+pub use gate::{GateSpec, METRIC_FORMS, Metric};
 pub use outcome::{ErrorPolicy, Outcome, OutcomeMode, OutcomeRule};
 pub use provider::{
     BoxFuture, GenerateRequest, Generation, Provider, ProviderError, ProviderErrorKind,

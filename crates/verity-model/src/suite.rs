@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{OutcomeRule, SourceLoc, Task, Variant};
+use crate::{GateSpec, OutcomeRule, SourceLoc, Task, Variant};
 
 /// A scorer as the suite configures it: a kind plus the kind's own options.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -135,6 +135,9 @@ pub struct Suite {
     pub servers: BTreeMap<String, ServerSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compare: Vec<CompareSpec>,
+    /// The conditions a run must meet (suite.toml `[[gates]]`); the command line adds more.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gates: Vec<GateSpec>,
     #[serde(default, skip_serializing_if = "ReportSpec::is_empty")]
     pub report: ReportSpec,
     /// Task ids of the suite's quick subset (`verity run --quick`): a few tasks across its
