@@ -278,6 +278,7 @@ mod tests {
             coverage: BTreeMap::new(),
             servers: BTreeMap::new(),
             compare: vec![],
+            gates: Vec::new(),
             report: Default::default(),
             content_hash: "h".into(),
         }

@@ -10,7 +10,9 @@ impl StoreError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             StoreError::NoSuchRun(_) => ErrorKind::NotFound,
-            StoreError::AmbiguousRun { .. } | StoreError::Merge(_) => ErrorKind::Usage,
+            StoreError::AmbiguousRun { .. } | StoreError::BadRunSpec(_) | StoreError::Merge(_) => {
+                ErrorKind::Usage
+            }
             StoreError::Open { .. }
             | StoreError::CreateDir { .. }
             | StoreError::Sql(_)

@@ -65,6 +65,10 @@ pub enum StoreError {
     },
     #[error("no run matches `{0}` (see `verity runs`)")]
     NoSuchRun(String),
+    #[error(
+        "`{0}` is not a run: write `latest`, `latest~N` (N runs before the newest), an id or a prefix of one"
+    )]
+    BadRunSpec(String),
     #[error("`{spec}` matches several runs: {candidates}")]
     AmbiguousRun { spec: String, candidates: String },
     #[error(

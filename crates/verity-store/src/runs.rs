@@ -63,17 +63,19 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Resolves `latest`, a full run id, or a unique prefix of one.
+    /// Resolves `latest` (or `last`), `latest~N` (the N-th run before the newest, by start
+    /// time), a full run id, or a unique prefix of one.
     pub fn resolve_run(&self, spec: &str) -> Result<String> {
-        if spec == "latest" || spec == "last" {
+        if let Some(back) = latest_offset(spec) {
+            let back = back.ok_or_else(|| StoreError::BadRunSpec(spec.to_owned()))?;
             return self
                 .conn
                 .query_row(
                     &format!(
-                        "SELECT id FROM runs ORDER BY {} DESC, id DESC LIMIT 1",
+                        "SELECT id FROM runs ORDER BY {} DESC, id DESC LIMIT 1 OFFSET ?1",
                         ms_sql("started_at")
                     ),
-                    [],
+                    [back],
                     |r| r.get(0),
                 )
                 .optional()?
@@ -96,6 +98,28 @@ impl Store {
                 candidates: ids.join(", "),
             }),
         }
+    }
+
+    /// Up to `limit` runs of the suite with content hash `suite_hash` that started before
+    /// `run_id` did, newest first (the store's history for run-to-run noise).
+    pub fn earlier_runs(
+        &self,
+        suite_hash: &str,
+        run_id: &str,
+        limit: usize,
+    ) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT r.id FROM runs r, runs me
+             WHERE me.id = ?2 AND r.suite_hash = ?1 AND r.id != me.id
+               AND ({r} < {me} OR ({r} = {me} AND r.id < me.id))
+             ORDER BY {r} DESC, r.id DESC LIMIT ?3",
+            r = ms_sql("r.started_at"),
+            me = ms_sql("me.started_at"),
+        ))?;
+        let ids = stmt
+            .query_map(params![suite_hash, run_id, limit as i64], |r| r.get(0))?
+            .collect::<std::result::Result<_, _>>()?;
+        Ok(ids)
     }
 
     /// A run's metadata, with its live status, finish time and scoring, and its suite with
@@ -213,4 +237,17 @@ fn redact_suite(suite: &mut serde_json::Value) {
     if let Some(servers) = suite.get_mut("servers") {
         strings(servers);
     }
+}
+
+/// `Some(Some(n))` for `latest~n` (`latest` and `last` are `latest~0`), `Some(None)` for a
+/// malformed `latest~…`, `None` for anything else.
+fn latest_offset(spec: &str) -> Option<Option<i64>> {
+    let rest = spec
+        .strip_prefix("latest")
+        .or_else(|| spec.strip_prefix("last"))?;
+    if rest.is_empty() {
+        return Some(Some(0));
+    }
+    let n = rest.strip_prefix('~')?;
+    Some(n.parse::<u32>().ok().map(i64::from))
 }

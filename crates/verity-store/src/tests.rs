@@ -28,6 +28,7 @@ fn meta(id: &str, started: &str) -> RunMeta {
             coverage: BTreeMap::new(),
             servers: BTreeMap::new(),
             compare: vec![],
+            gates: Vec::new(),
             report: Default::default(),
             content_hash: "h".into(),
         },
@@ -139,7 +140,37 @@ fn resolve_by_prefix_and_latest() {
     s.insert_run(&meta("20260102-000000-bbbb", "2026-01-02T00:00:00Z"))
         .unwrap();
     assert_eq!(s.resolve_run("latest").unwrap(), "20260102-000000-bbbb");
+    assert_eq!(s.resolve_run("latest~0").unwrap(), "20260102-000000-bbbb");
+    assert_eq!(s.resolve_run("latest~1").unwrap(), "20260101-000000-aaaa");
+    assert!(matches!(
+        s.resolve_run("latest~2"),
+        Err(StoreError::NoSuchRun(_))
+    ));
+    assert!(matches!(
+        s.resolve_run("latest~x"),
+        Err(StoreError::BadRunSpec(_))
+    ));
     assert_eq!(s.resolve_run("20260101").unwrap(), "20260101-000000-aaaa");
+    // Both runs share the test suite's hash: the earlier one is the newer one's history.
+    let hash = s
+        .load_run_meta("20260102-000000-bbbb")
+        .unwrap()
+        .suite
+        .content_hash;
+    assert_eq!(
+        s.earlier_runs(&hash, "20260102-000000-bbbb", 10).unwrap(),
+        ["20260101-000000-aaaa"]
+    );
+    assert!(
+        s.earlier_runs(&hash, "20260101-000000-aaaa", 10)
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        s.earlier_runs("other", "20260102-000000-bbbb", 10)
+            .unwrap()
+            .is_empty()
+    );
     assert!(matches!(
         s.resolve_run("2026"),
         Err(StoreError::AmbiguousRun { .. })

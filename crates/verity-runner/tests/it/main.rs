@@ -41,6 +41,7 @@ fn suite(n: usize, provider: ProviderSpec, scorers: Vec<ScorerSpec>, epochs: u32
         coverage: BTreeMap::new(),
         servers: BTreeMap::new(),
         compare: vec![],
+        gates: Vec::new(),
         report: Default::default(),
         content_hash: "test".into(),
     }
