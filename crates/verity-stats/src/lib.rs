@@ -20,12 +20,14 @@
 #![forbid(unsafe_code)]
 
 mod binom;
+mod bootstrap;
 mod interval;
 mod mcnemar;
 mod prf;
 mod special;
 
 pub use binom::{binom_cdf, binom_pmf, binom_sf, ln_binom_pmf};
+pub use bootstrap::{BOOTSTRAP_RESAMPLES, bootstrap, quantile, sample_sd};
 pub use interval::{WILSON_Z95, wilson};
 pub use mcnemar::{Alternative, McNemar, PMethod, mcnemar};
 pub use prf::{Prf, prf};
