@@ -239,7 +239,8 @@ pub struct GroupFailure {
 /// A task's outcome under one variant, over its stored epochs: pass iff every counted epoch
 /// passed. Under the `fail` policy an errored epoch counts (and fails the task); under
 /// `exclude` errored epochs are dropped, and a task with nothing left is `Excluded`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TaskOutcome {
     Pass,
     Fail,

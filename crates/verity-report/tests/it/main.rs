@@ -2,6 +2,7 @@
 //! per-task outcomes). The counts below were worked out by hand from the fixture.
 
 mod fixture;
+mod verdict;
 
 use fixture::{GROUNDED, UNGROUNDED, groups, meta, samples};
 use verity_model::{
