@@ -13,6 +13,28 @@ use crate::view::{Comparison, Rate, RunView, TaskView};
 /// removing or re-defining a field bumps it.
 pub const JSON_SCHEMA_VERSION: u32 = 1;
 
+/// The run as a JSON document with the gates' verdict and the comparison with the baseline,
+/// when the command computed them (`gates`, `baseline_comparison`; absent otherwise).
+pub fn to_json_with(view: &RunView, extras: &Extras<'_>) -> Value {
+    let mut v = to_json(view);
+    if let Some(o) = v.as_object_mut() {
+        if let Some(g) = extras.gates {
+            o.insert("gates".into(), crate::verdict::gates_json(g));
+        }
+        if let Some(d) = extras.baseline {
+            o.insert("baseline_comparison".into(), crate::verdict::diff_json(d));
+        }
+    }
+    v
+}
+
+/// What a command adds to a run's report: its gates and its comparison with the baseline.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extras<'a> {
+    pub gates: Option<&'a crate::verdict::GateReport>,
+    pub baseline: Option<&'a [crate::verdict::SideDiff]>,
+}
+
 /// The run as a JSON document; see `docs/report-schema.md`.
 pub fn to_json(view: &RunView) -> Value {
     let h = &view.header;

@@ -35,15 +35,16 @@ mod table;
 mod verdict;
 mod view;
 
-pub use json::{JSON_SCHEMA_VERSION, to_json};
+pub use json::{Extras, JSON_SCHEMA_VERSION, to_json, to_json_with};
 pub use listing::{render_runs, render_task_list, runs_json, task_list_json};
-pub use markdown::render_markdown;
+pub use markdown::{render_markdown, render_markdown_with};
 pub use table::{TableOptions, render_table};
 pub use verdict::{
     Against, BASELINE_FORMAT, Baseline, Counts, Flip, FlipKind, GateReport, GateResult, GateStatus,
     MetricDelta, NoiseEstimate, NoiseMethod, RateInfo, SideDiff, SideInfo, Snapshot, TaskResult,
-    Verdict, diff_json, evaluate, gates_json, metrics_of, rationale, render_baseline,
-    render_baseline_change, render_diff_markdown, render_diff_table, render_gates, short,
+    Verdict, diff_json, evaluate, gates_json, metrics_of, rationale, regression_gates,
+    render_baseline, render_baseline_change, render_diff_markdown, render_diff_table, render_gates,
+    short,
 };
 pub use view::{
     CategorySummary, Comparison, CriterionSummary, Discordant, FailedCriterion, FailedSample,

@@ -20,6 +20,31 @@ const HINT_KEYS: [(&str, &str); 2] = [
     ("failure_hints", "Failure hints"),
 ];
 
+/// [`render_markdown`] followed by the gates' verdict and the comparison with the baseline,
+/// when the command computed them.
+pub fn render_markdown_with(view: &RunView, extras: &crate::json::Extras<'_>) -> String {
+    let mut out = render_markdown(view);
+    if let Some(g) = extras.gates {
+        let _ = writeln!(
+            out,
+            "\n## Gates\n\nVerdict: **{}**\n\n```text\n{}```",
+            g.verdict.as_str(),
+            crate::verdict::render_gates(g)
+        );
+    }
+    if let Some(d) = extras.baseline {
+        let body = crate::verdict::render_diff_markdown(d);
+        let body = body.strip_prefix("# Comparison\n").unwrap_or(&body);
+        let _ = writeln!(
+            out,
+            "\n## Baseline comparison\n{}",
+            body.replace("\n## ", "\n### ")
+                .replace("\n### Flipped", "\n#### Flipped")
+        );
+    }
+    out
+}
+
 /// Renders the run as a Markdown audit document.
 pub fn render_markdown(view: &RunView) -> String {
     let mut out = String::new();

@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     max_term_width = 100
 )]
 #[command(
-    after_help = "Exit codes: 0 ok, 1 gate failed, 2 usage or suite error, 3 infrastructure error, 130 interrupted.\nSee docs/exit-codes.md."
+    after_help = "Exit codes: 0 ok, 1 gate failed (regression), 2 usage or suite error, 3 infrastructure error, 130 interrupted.\nSee docs/exit-codes.md."
 )]
 pub struct Cli {
     /// Settings file [default: $VERITY_CONFIG, else ./verity.toml when present]
@@ -77,6 +77,12 @@ pub enum Command {
     Report(ReportArgs),
     /// List stored runs, newest first.
     Runs(RunsArgs),
+    /// Compare two stored runs (or two variants): paired statistics, metric changes with their
+    /// run-to-run noise, flipped tasks with evidence.
+    Compare(CompareArgs),
+    /// Keep a run's results as the suite's baseline (baseline.toml), or show it.
+    #[command(subcommand)]
+    Baseline(BaselineCommand),
     /// Re-score a stored run without calling any model.
     Rescore(RescoreArgs),
     /// Re-run the samples of a stored run that ended in an infrastructure error.
@@ -152,9 +158,8 @@ pub struct RunArgs {
     /// Add a scorer (equals, contains, regex, json-valid, identical); repeatable.
     #[arg(long = "scorer", value_name = "KIND")]
     pub scorers: Vec<String>,
-    /// Fail (exit 1) when any variant's pass rate is below this fraction (0..=1).
-    #[arg(long, value_name = "RATE")]
-    pub fail_under: Option<f64>,
+    #[command(flatten)]
+    pub gating: GateArgs,
     /// Also write the report in this format to --out.
     #[arg(long, value_enum, requires = "out")]
     pub format: Option<Format>,
@@ -174,6 +179,34 @@ pub struct RunArgs {
     pub color: ColorChoice,
     #[command(flatten)]
     pub db: DbArgs,
+}
+
+/// Gates on a finished run: shared by `run` and `report` (with `--baseline`) and `compare`.
+/// Exit 1 when a gate fails; the suite's `[[gates]]` always apply.
+#[derive(Debug, Args, Clone, Default)]
+pub struct GateArgs {
+    /// Compare with the suite's baseline.toml and apply the baseline gates (without it they
+    /// apply only when the file exists). A missing baseline is an error.
+    #[arg(long)]
+    pub baseline: bool,
+    /// The baseline file to compare with, instead of the suite's (implies --baseline).
+    #[arg(long, value_name = "FILE")]
+    pub baseline_file: Option<PathBuf>,
+    /// A gate: METRIC>=VALUE or METRIC<=VALUE, METRIC@VARIANT for one variant (repeatable).
+    /// Metrics: pass_rate, criterion:NAME, category:NAME, precision, recall, f1, macro_f1,
+    /// group:NAME, group_mean:NAME, latency_p50_ms, latency_p95_ms, mcnemar_p, regressions.
+    #[arg(long = "gate", value_name = "EXPR")]
+    pub gates: Vec<String>,
+    /// Fail when the pass rate (or precision, recall, F1 where measured) drops by --threshold
+    /// or more from the baseline, or a task that passed there fails now (flaky ones aside).
+    #[arg(long)]
+    pub fail_on_regression: bool,
+    /// The largest drop --fail-on-regression accepts, as a fraction (0.05: five points).
+    #[arg(long, value_name = "DROP", default_value_t = 0.05)]
+    pub threshold: f64,
+    /// Fail when any variant's pass rate is below this fraction: the gate `pass_rate>=RATE`.
+    #[arg(long, value_name = "RATE")]
+    pub fail_under: Option<f64>,
 }
 
 /// How samples are executed: shared by `run` and `retry`.
@@ -407,13 +440,70 @@ pub struct ReportArgs {
     /// Report an earlier scoring of the run (default: the current one).
     #[arg(long)]
     pub scoring: Option<u32>,
-    /// Fail (exit 1) when any variant's pass rate is below this fraction (0..=1).
-    #[arg(long, value_name = "RATE")]
-    pub fail_under: Option<f64>,
+    #[command(flatten)]
+    pub gating: GateArgs,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     #[command(flatten)]
     pub db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The reference side: RUN or RUN:VARIANT (an id, a unique prefix, `latest`, `latest~N`).
+    pub a: String,
+    /// The side compared with it; changes are B − A.
+    pub b: String,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write to this file instead of standard output (replaced if it exists).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Gate B against A as its baseline (exit 1 when a gate fails).
+    #[arg(long = "gate", value_name = "EXPR")]
+    pub gates: Vec<String>,
+    /// Fail when B's pass rate (or P/R/F1) drops by --threshold or more from A's, or a task
+    /// that passed in A fails in B.
+    #[arg(long)]
+    pub fail_on_regression: bool,
+    #[arg(long, value_name = "DROP", default_value_t = 0.05)]
+    pub threshold: f64,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BaselineCommand {
+    /// Write a run's results to baseline.toml at the suite's root (refuses to replace one
+    /// without --force, and shows the old and new values side by side).
+    Save(BaselineSaveArgs),
+    /// Show a suite's baseline.
+    Show(BaselineShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BaselineSaveArgs {
+    /// A run id, a unique prefix of one, `latest` or `latest~N`.
+    #[arg(default_value = "latest")]
+    pub run: String,
+    /// The suite directory to write to [default: the directory the run's suite came from].
+    #[arg(long, value_name = "DIR")]
+    pub suite: Option<PathBuf>,
+    /// Replace an existing baseline.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct BaselineShowArgs {
+    /// A suite directory or a baseline file.
+    #[arg(default_value = ".")]
+    pub suite: PathBuf,
+    /// table or json.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]

@@ -186,6 +186,49 @@ pub fn evaluate(gates: &[GateSpec], current: &[Snapshot], against: Against<'_>) 
     }
 }
 
+/// The gates `--fail-on-regression` adds: against the baseline, a drop of `threshold` or more
+/// in the pass rate — and in precision, recall and F1 where the run measured them — fails, and
+/// so does any task that passed in the baseline and fails now (flaky tasks aside).
+pub fn regression_gates(threshold: f64, current: &[Snapshot], source: &str) -> Vec<GateSpec> {
+    let at = verity_model::SourceLoc {
+        file: source.to_owned(),
+        line: 0,
+        column: 0,
+    };
+    let mut metrics = vec![Metric::PassRate];
+    for m in [
+        Metric::Precision(None),
+        Metric::Recall(None),
+        Metric::F1(None),
+    ] {
+        if current.iter().any(|s| s.metric(&m).is_some()) {
+            metrics.push(m);
+        }
+    }
+    let mut gates: Vec<GateSpec> = metrics
+        .into_iter()
+        .map(|metric| GateSpec {
+            metric,
+            variant: None,
+            min: None,
+            max: None,
+            baseline: true,
+            max_drop: Some(threshold),
+            source: at.clone(),
+        })
+        .collect();
+    gates.push(GateSpec {
+        metric: Metric::Regressions,
+        variant: None,
+        min: None,
+        max: Some(0.0),
+        baseline: true,
+        max_drop: None,
+        source: at,
+    });
+    gates
+}
+
 fn row(g: &GateSpec, variant: &str, status: GateStatus, note: String) -> GateResult {
     GateResult {
         gate: g.describe(),

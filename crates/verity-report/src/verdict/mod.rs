@@ -11,7 +11,7 @@ mod snapshot;
 
 pub use baseline::{BASELINE_FORMAT, Baseline, render_baseline, render_baseline_change};
 pub use diff::{Flip, FlipKind, MetricDelta, RateInfo, SideDiff, SideInfo, short};
-pub use gates::{Against, GateReport, GateResult, GateStatus, Verdict, evaluate};
+pub use gates::{Against, GateReport, GateResult, GateStatus, Verdict, evaluate, regression_gates};
 pub use noise::{NoiseEstimate, NoiseMethod};
 pub use render::{diff_json, gates_json, render_diff_markdown, render_diff_table, render_gates};
 pub use snapshot::{Counts, Snapshot, TaskResult, metrics_of, rationale};

@@ -14,8 +14,9 @@ use verity_runner::{
 use verity_store::Store;
 
 use super::report_files::{check_suite_reports, write_suite_reports};
+use super::verdict::{Loaded, conclude, judge, wanted};
 use super::{render, runtime, table_options, use_color, write_out};
-use crate::cli::{ColorChoice, ExecArgs, Format};
+use crate::cli::{ColorChoice, ExecArgs, Format, GateArgs};
 use crate::config::Config;
 use crate::{CliError, exit, progress};
 
@@ -143,10 +144,12 @@ pub(super) struct Output {
     pub(super) out: Option<std::path::PathBuf>,
     /// `[report]` files may replace existing files (`--force`).
     pub(super) force: bool,
+    /// The command line's gates (the suite's always apply).
+    pub(super) gating: GateArgs,
 }
 
-/// Runs a plan whose tasks are in `store` with progress output, then prints the report.
-/// Returns OK or INTERRUPTED.
+/// Runs a plan whose tasks are in `store` with progress output, then prints the report and
+/// judges the run by its gates. Returns OK, GATE_FAILED or INTERRUPTED.
 pub(super) fn execute_plan(
     mut plan: verity_runner::Plan,
     settings: ExecSettings,
@@ -263,8 +266,10 @@ pub(super) fn execute_plan(
     let mut meta = store.load_run_meta(&run_id)?;
     // Rendering needs every task and sample in memory; a quiet run that writes no report files
     // does not load them, so its memory stays flat however large the run.
-    let renders =
-        !quiet || (out.format.is_some() && out.out.is_some()) || !meta.suite.report.is_empty();
+    let renders = !quiet
+        || (out.format.is_some() && out.out.is_some())
+        || !meta.suite.report.is_empty()
+        || wanted(&meta, &out.gating);
     // The exit code, after saying how to finish an interrupted run.
     let finish = || {
         if summary.status == RunStatus::Interrupted {
@@ -290,9 +295,19 @@ pub(super) fn execute_plan(
         return finish();
     }
     meta.suite.tasks = store.load_tasks(&run_id)?;
-    let samples = store.load_samples(&run_id, None)?;
-    let groups = store.load_groups(&run_id, None)?;
-    let view = verity_report::RunView::new(&meta, &samples, &groups);
+    let run = Loaded {
+        samples: store.load_samples(&run_id, None)?,
+        groups: store.load_groups(&run_id, None)?,
+        meta,
+    };
+    let view = run.view();
+    // Judged before any report is written: the JSON and Markdown reports carry the verdict.
+    // An interrupted run is not judged: its numbers are partial.
+    let judged = match summary.status {
+        RunStatus::Interrupted => None,
+        _ => judge(store, &run, &view, &out.gating)?,
+    };
+    let extras = judged.as_ref().map(|j| j.extras()).unwrap_or_default();
     if !quiet {
         let out_color = use_color(out.color, std::io::stdout().is_terminal());
         print!(
@@ -311,10 +326,14 @@ pub(super) fn execute_plan(
         );
     }
     if let (Some(fmt), Some(path)) = (out.format, &out.out) {
-        write_out(&render(&view, fmt, false), Some(path))?;
+        write_out(&render(&view, fmt, false, &extras), Some(path))?;
     }
-    for written in write_suite_reports(&meta, &view, &samples, out.force)? {
+    for written in write_suite_reports(&run.meta, &view, &run.samples, &extras, out.force)? {
         eprintln!("wrote {}", written.display());
     }
-    finish()
+    let code = finish()?;
+    match &judged {
+        Some(j) if code == exit::OK => conclude(&j.report),
+        _ => Ok(code),
+    }
 }

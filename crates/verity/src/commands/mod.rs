@@ -1,10 +1,11 @@
 //! One file per subcommand, glue only: each parses nothing (clap did), calls the library
 //! crates, prints, and returns an exit code or a [`CliError`] whose kind decides the code.
 
+mod baseline;
 mod cache;
 mod check;
+mod compare;
 mod execute;
-mod gate;
 mod list;
 mod mcp;
 mod merge;
@@ -18,6 +19,7 @@ mod run;
 mod runs;
 mod symbols;
 mod validate;
+mod verdict;
 
 use std::io::Write as _;
 use std::path::Path;
@@ -28,8 +30,10 @@ use verity_store::Store;
 use crate::cli::{CheckCommand, Cli, ColorChoice, Command, Format, McpCommand};
 use crate::config::Config;
 use crate::{CliError, exit};
+use baseline::baseline;
 use cache::cache;
 use check::check_swift;
+use compare::compare;
 use list::list;
 use mcp::mcp_serve;
 use merge::merge;
@@ -51,6 +55,8 @@ pub fn dispatch(cli: Cli) -> Result<u8, CliError> {
         Command::List(a) => list(a),
         Command::Report(a) => report(a, &config),
         Command::Runs(a) => runs(a, &config),
+        Command::Compare(a) => compare(a, &config),
+        Command::Baseline(c) => baseline(c, &config),
         Command::Rescore(a) => rescore(a, &config),
         Command::Retry(a) => retry(a, &config),
         Command::Merge(a) => merge(a, &config),
@@ -102,16 +108,21 @@ pub(super) fn table_options(color: bool) -> verity_report::TableOptions {
     }
 }
 
-pub(super) fn render(view: &verity_report::RunView, fmt: Format, color: bool) -> String {
+pub(super) fn render(
+    view: &verity_report::RunView,
+    fmt: Format,
+    color: bool,
+    extras: &verity_report::Extras<'_>,
+) -> String {
     match fmt {
         Format::Table => verity_report::render_table(view, &table_options(color)),
         Format::Json => {
-            let mut s =
-                serde_json::to_string_pretty(&verity_report::to_json(view)).unwrap_or_default();
+            let mut s = serde_json::to_string_pretty(&verity_report::to_json_with(view, extras))
+                .unwrap_or_default();
             s.push('\n');
             s
         }
-        Format::Md => verity_report::render_markdown(view),
+        Format::Md => verity_report::render_markdown_with(view, extras),
     }
 }
 

@@ -1,37 +1,26 @@
-//! `verity report RUN`: a stored run rendered as a table, JSON or Markdown.
+//! `verity report RUN`: a stored run rendered as a table, JSON or Markdown, and judged by its
+//! gates (the suite's and the command line's, against the baseline when there is one).
 
 use std::io::IsTerminal;
 
-use super::gate::gate;
+use super::verdict::{conclude, judge, load};
 use super::{open_existing_read_only, render, use_color, write_out};
-use crate::CliError;
 use crate::cli::ReportArgs;
 use crate::config::Config;
+use crate::{CliError, exit};
 
 pub(super) fn report(a: ReportArgs, config: &Config) -> Result<u8, CliError> {
-    if let Some(r) = a.fail_under
-        && !(0.0..=1.0).contains(&r)
-    {
-        return Err(CliError::usage(format!(
-            "--fail-under takes a fraction from 0 to 1, got {r}"
-        )));
-    }
     let db = a.db.path(config);
     let store = open_existing_read_only(&db)?;
     let id = store.resolve_run(&a.run)?;
-    let meta = store.load_run(&id)?;
-    if let Some(s) = a.scoring
-        && (s == 0 || s > meta.scoring)
-    {
-        return Err(CliError::usage(format!(
-            "run {id} has scorings 1..={}, not {s}",
-            meta.scoring
-        )));
-    }
-    let samples = store.load_samples(&id, a.scoring)?;
-    let groups = store.load_groups(&id, a.scoring)?;
-    let view = verity_report::RunView::new(&meta, &samples, &groups);
+    let run = load(&store, &id, a.scoring)?;
+    let view = run.view();
+    let judged = judge(&store, &run, &view, &a.gating)?;
+    let extras = judged.as_ref().map(|j| j.extras()).unwrap_or_default();
     let color = a.out.is_none() && use_color(a.color, std::io::stdout().is_terminal());
-    write_out(&render(&view, a.format, color), a.out.as_deref())?;
-    gate(&store, &id, a.scoring, a.fail_under)
+    write_out(&render(&view, a.format, color, &extras), a.out.as_deref())?;
+    match &judged {
+        Some(j) => conclude(&j.report),
+        None => Ok(exit::OK),
+    }
 }

@@ -240,6 +240,7 @@ pub(super) fn write_suite_reports(
     meta: &verity_model::RunMeta,
     view: &verity_report::RunView,
     samples: &[SampleRecord],
+    extras: &verity_report::Extras<'_>,
     force: bool,
 ) -> Result<Vec<PathBuf>, CliError> {
     let files = report_files(meta, force);
@@ -249,8 +250,8 @@ pub(super) fn write_suite_reports(
     let mut written = Vec::new();
     for (kind, path, replace) in files {
         let text = match kind {
-            ReportFile::Markdown => verity_report::render_markdown(view),
-            ReportFile::Json => render(view, Format::Json, false),
+            ReportFile::Markdown => verity_report::render_markdown_with(view, extras),
+            ReportFile::Json => render(view, Format::Json, false, extras),
             ReportFile::ToolCalls => tool_call_lines(samples),
         };
         write_report_file(&text, &path, replace, meta)?;

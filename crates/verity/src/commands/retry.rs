@@ -48,6 +48,8 @@ pub(super) fn retry(a: RetryArgs, config: &Config) -> Result<u8, CliError> {
             format: None,
             out: None,
             force: a.force,
+            // The suite's gates still apply; a retry adds none of its own.
+            gating: Default::default(),
         },
     )
 }

@@ -8,7 +8,7 @@ use verity_runner::{CacheMode, Overrides, PlanOptions, PrepareError, RunRequest}
 use verity_store::Store;
 
 use super::execute::{Output, exec_settings, execute_plan};
-use super::gate::gate;
+use super::verdict::preflight;
 use super::{open_existing, use_color};
 use crate::cli::RunArgs;
 use crate::config::Config;
@@ -17,13 +17,6 @@ use crate::{CliError, exit};
 pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
     let err_tty = std::io::stderr().is_terminal();
     let color = use_color(a.color, err_tty);
-    if let Some(r) = a.fail_under
-        && !(0.0..=1.0).contains(&r)
-    {
-        return Err(CliError::usage(format!(
-            "--fail-under takes a fraction from 0 to 1, got {r}"
-        )));
-    }
     let mut settings = exec_settings(&a.exec, a.concurrency, config)?;
     if a.provider.as_deref() == Some("replay") {
         if a.exec.cache.as_deref().is_some_and(|c| c != "replay") {
@@ -35,7 +28,7 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
     }
     let db = a.db.path(config);
     // The run's one handle on its database: preparing, estimating, executing, reporting and
-    // the gate all go through it.
+    // the gates all go through it.
     let (mut store, plan, resume) = match (&a.resume, &a.suite) {
         (Some(run), _) => {
             let store = open_existing(&db)?;
@@ -50,6 +43,8 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
             (store, plan, true)
         }
         (None, Some(path)) => {
+            // The gates' flags and the baseline they need are checked before anything runs.
+            preflight(path, &a.gating)?;
             let mut store = Store::open(&db)?;
             let plan = prepare(path, &a, settings.concurrency, &mut store, color)?;
             (store, plan, false)
@@ -71,6 +66,7 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
             format: a.format,
             out: a.out.clone(),
             force: a.force,
+            gating: a.gating.clone(),
         },
     );
     if result.is_err() && !resume {
@@ -78,11 +74,7 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
         // nothing behind; one with any result stays, resumable.
         let _ = store.discard_unstarted_run(&run_id);
     }
-    let code = result?;
-    if code != exit::OK {
-        return Ok(code);
-    }
-    gate(&store, &run_id, None, a.fail_under)
+    result
 }
 
 /// Prepares a new run of the suite at `path` in `store` ([`verity_runner::prepare`]), printing

@@ -1,0 +1,146 @@
+//! `verity compare A B`: two stored runs (or two variants of runs) side by side — paired
+//! statistics, every metric's change with its run-to-run noise, the tasks that flipped — and,
+//! with `--gate` / `--fail-on-regression`, B gated against A as its baseline.
+
+use verity_report::{
+    Against, SideDiff, Snapshot, diff_json, evaluate, gates_json, regression_gates,
+    render_diff_markdown, render_diff_table,
+};
+
+use super::verdict::{check_threshold, cli_gates, conclude, history, load};
+use super::{open_existing_read_only, write_out};
+use crate::cli::{CompareArgs, Format};
+use crate::config::Config;
+use crate::{CliError, exit};
+
+pub(super) fn compare(a: CompareArgs, config: &Config) -> Result<u8, CliError> {
+    check_threshold(a.threshold)?;
+    let mut gates = cli_gates(&a.gates, None)?;
+    let store = open_existing_read_only(&a.db.path(config))?;
+    let (run_a, var_a) = split_side(&a.a);
+    let (run_b, var_b) = split_side(&a.b);
+    let (id_a, id_b) = (store.resolve_run(run_a)?, store.resolve_run(run_b)?);
+    let side = |id: &str| -> Result<Vec<Snapshot>, CliError> {
+        let run = load(&store, id, None)?;
+        let view = run.view();
+        Ok(run.snapshots(&view))
+    };
+    let snaps_a = side(&id_a)?;
+    let snaps_b = if id_b == id_a {
+        snaps_a.clone()
+    } else {
+        side(&id_b)?
+    };
+    let pairs = pair(&id_a, &snaps_a, var_a, &id_b, &snaps_b, var_b)?;
+    let mut diffs = Vec::new();
+    for (x, y) in &pairs {
+        diffs.push(SideDiff::new(x, y, &history(&store, y)?));
+    }
+    let current: Vec<Snapshot> = pairs.iter().map(|(_, y)| (*y).clone()).collect();
+    if a.fail_on_regression {
+        gates.extend(regression_gates(
+            a.threshold,
+            &current,
+            "--fail-on-regression",
+        ));
+    }
+    let report = (!gates.is_empty()).then(|| evaluate(&gates, &current, Against::Baseline(&diffs)));
+    let text = match a.format {
+        Format::Table => render_diff_table(&diffs),
+        Format::Md => render_diff_markdown(&diffs),
+        Format::Json => {
+            let mut v = diff_json(&diffs);
+            if let (Some(r), Some(o)) = (&report, v.as_object_mut()) {
+                o.insert("gates".into(), gates_json(r));
+            }
+            let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+    };
+    write_out(&text, a.out.as_deref())?;
+    match &report {
+        Some(r) => conclude(r),
+        None => Ok(exit::OK),
+    }
+}
+
+/// `RUN` or `RUN:VARIANT`. Run specs (`latest~1`, ids, prefixes) never hold a colon.
+fn split_side(s: &str) -> (&str, Option<&str>) {
+    match s.split_once(':') {
+        Some((run, v)) if !v.is_empty() => (run, Some(v)),
+        Some((run, _)) => (run, None),
+        None => (s, None),
+    }
+}
+
+/// The variants to compare: the ones named, else the same names on both sides, else the only
+/// variant of each.
+fn pair<'s>(
+    id_a: &str,
+    a: &'s [Snapshot],
+    var_a: Option<&str>,
+    id_b: &str,
+    b: &'s [Snapshot],
+    var_b: Option<&str>,
+) -> Result<Vec<(&'s Snapshot, &'s Snapshot)>, CliError> {
+    let find = |id: &str, snaps: &'s [Snapshot], v: &str| -> Result<&'s Snapshot, CliError> {
+        snaps.iter().find(|s| s.variant == v).ok_or_else(|| {
+            CliError::usage(format!(
+                "run {id} has no stored samples of variant `{v}` (it has: {})",
+                names(snaps)
+            ))
+        })
+    };
+    let other = |id: &str, snaps: &'s [Snapshot], v: &str| -> Result<&'s Snapshot, CliError> {
+        match snaps {
+            [only] => Ok(only),
+            _ => find(id, snaps, v),
+        }
+    };
+    if a.is_empty() || b.is_empty() {
+        let empty = if a.is_empty() { id_a } else { id_b };
+        return Err(CliError::usage(format!(
+            "run {empty} has no stored samples"
+        )));
+    }
+    Ok(match (var_a, var_b) {
+        (Some(x), Some(y)) => vec![(find(id_a, a, x)?, find(id_b, b, y)?)],
+        (Some(x), None) => {
+            let sa = find(id_a, a, x)?;
+            vec![(sa, other(id_b, b, x)?)]
+        }
+        (None, Some(y)) => {
+            let sb = find(id_b, b, y)?;
+            vec![(other(id_a, a, y)?, sb)]
+        }
+        (None, None) => {
+            let common: Vec<_> = a
+                .iter()
+                .filter_map(|x| b.iter().find(|y| y.variant == x.variant).map(|y| (x, y)))
+                .collect();
+            match (common.is_empty(), a, b) {
+                (false, _, _) => common,
+                (true, [x], [y]) => vec![(x, y)],
+                _ => {
+                    return Err(CliError::usage(format!(
+                        "runs {id_a} ({}) and {id_b} ({}) share no variant: name them, e.g. \
+                         `verity compare {id_a}:{} {id_b}:{}`",
+                        names(a),
+                        names(b),
+                        a[0].variant,
+                        b[0].variant
+                    )));
+                }
+            }
+        }
+    })
+}
+
+fn names(snaps: &[Snapshot]) -> String {
+    snaps
+        .iter()
+        .map(|s| s.variant.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
