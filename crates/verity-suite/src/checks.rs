@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
-use verity_model::{PromptTemplate, SourceLoc, Suite};
+use verity_model::{Metric, PromptTemplate, SourceLoc, Suite};
 
 use crate::diag::{Diagnostic, SourceFile, did_you_mean};
 use crate::render::{Renderer, describe, is_over_budget};
@@ -38,6 +38,8 @@ pub(crate) trait Locator {
     fn coverage(&self, category: &str) -> Loc;
     /// A criterion named in `[outcome]`.
     fn outcome(&self, criterion: &str) -> Loc;
+    /// The metric of the suite's gate `index`.
+    fn gate(&self, index: usize) -> Loc;
     /// A place in a template: the error's byte range in its source, or its 1-based line.
     fn template(
         &self,
@@ -100,6 +102,7 @@ impl TaskChecks {
         }
         if sound.len() == suite.scorers.len() {
             outcome_criteria(suite, loc, out);
+            gate_criteria(suite, loc, out);
         }
         let (renderer, errors) = Renderer::build(&suite.variants);
         let mut broken = HashSet::new();
@@ -253,6 +256,63 @@ fn outcome_criteria(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>)
     let Some(named) = &suite.outcome.criteria else {
         return;
     };
+    let reported = reported_criteria(suite);
+    let mut seen = HashSet::new();
+    for name in named {
+        if reported.contains(name) || !seen.insert(name.as_str()) {
+            continue;
+        }
+        out.push(unknown_criterion(
+            "[outcome]",
+            name,
+            &reported,
+            "add [[scorers]] that report it, or leave out [outcome] to count every criterion",
+            loc.outcome(name),
+        ));
+    }
+}
+
+/// Every criterion a gate's metric names (`criterion:NAME`, `f1:NAME`, `group:NAME`…) must be
+/// one a scorer reports, or the gate could never be decided. Bare `precision`, `recall`, `f1`
+/// and `macro_f1` name none. Run only when every scorer's options are sound.
+fn gate_criteria(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
+    let mut reported = None;
+    for (i, gate) in suite.gates.iter().enumerate() {
+        let Some(name) = named_criterion(&gate.metric) else {
+            continue;
+        };
+        let reported = reported.get_or_insert_with(|| reported_criteria(suite));
+        if reported.iter().any(|c| c == name) {
+            continue;
+        }
+        // A gate added on the command line has no place in a file.
+        let at = match loc.gate(i) {
+            Loc::Nowhere => recorded(Some(&gate.source)),
+            at => at,
+        };
+        out.push(unknown_criterion(
+            &format!("gate `{}`", gate.metric),
+            name,
+            reported,
+            "add [[scorers]] that report it",
+            at,
+        ));
+    }
+}
+
+/// The criterion a metric reads, when it names one.
+fn named_criterion(metric: &Metric) -> Option<&str> {
+    match metric {
+        Metric::Criterion(c) | Metric::Group(c) | Metric::GroupMean(c) => Some(c),
+        Metric::Precision(c) | Metric::Recall(c) | Metric::F1(c) | Metric::MacroF1(c) => {
+            c.as_deref()
+        }
+        _ => None,
+    }
+}
+
+/// The criteria the suite's scorers report, each once, in scorer order.
+fn reported_criteria(suite: &Suite) -> Vec<String> {
     let mut reported: Vec<String> = Vec::new();
     for spec in &suite.scorers {
         for c in verity_catalog::criteria(spec).unwrap_or_default() {
@@ -261,41 +321,42 @@ fn outcome_criteria(suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>)
             }
         }
     }
-    let mut seen = HashSet::new();
-    for name in named {
-        if reported.contains(name) || !seen.insert(name.as_str()) {
-            continue;
-        }
-        let (message, help) = if reported.is_empty() {
-            (
-                format!(
-                    "[outcome] names criterion `{name}`, but the suite has no scorers to report it"
-                ),
-                "add [[scorers]] that report it, or leave out [outcome] to count every criterion"
-                    .to_owned(),
-            )
-        } else {
-            let list = reported
-                .iter()
-                .map(|c| format!("`{c}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let help = match did_you_mean(name, reported.iter().map(String::as_str)) {
-                Some(m) => format!("did you mean `{m}`? The scorers report {list}"),
-                None => format!("the scorers report {list}"),
-            };
-            (
-                format!("[outcome] names criterion `{name}`, which no scorer reports"),
-                help,
-            )
+    reported
+}
+
+/// `who` (`[outcome]`, a gate) names criterion `name` (at `at`), which none of `reported` is;
+/// without scorers, `no_scorers_help` says what to do.
+fn unknown_criterion(
+    who: &str,
+    name: &str,
+    reported: &[String],
+    no_scorers_help: &str,
+    at: Loc,
+) -> Diagnostic {
+    let (message, help) = if reported.is_empty() {
+        (
+            format!("{who} names criterion `{name}`, but the suite has no scorers to report it"),
+            no_scorers_help.to_owned(),
+        )
+    } else {
+        let list = reported
+            .iter()
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let help = match did_you_mean(name, reported.iter().map(String::as_str)) {
+            Some(m) => format!("did you mean `{m}`? The scorers report {list}"),
+            None => format!("the scorers report {list}"),
         };
-        out.push(
-            Diagnostic::error("unknown-criterion", message)
-                .at_loc_of(loc.outcome(name))
-                .label("no scorer reports this")
-                .with_help(help),
-        );
-    }
+        (
+            format!("{who} names criterion `{name}`, which no scorer reports"),
+            help,
+        )
+    };
+    Diagnostic::error("unknown-criterion", message)
+        .at_loc_of(at)
+        .label("no scorer reports this")
+        .with_help(help)
 }
 
 fn plural(n: usize) -> &'static str {
@@ -322,6 +383,10 @@ impl Locator for RecordedLocator<'_> {
 
     fn outcome(&self, _criterion: &str) -> Loc {
         Loc::Nowhere
+    }
+
+    fn gate(&self, index: usize) -> Loc {
+        recorded(self.suite.gates.get(index).map(|g| &g.source))
     }
 
     fn template(
@@ -471,6 +536,29 @@ pub(crate) fn check_suite(suite: &Suite) -> Vec<Diagnostic> {
             }
         }
     }
+    for g in &suite.gates {
+        let at = || recorded(Some(&g.source));
+        if let Some(v) = &g.variant
+            && !variants.contains(v.as_str())
+        {
+            out.push(
+                Diagnostic::error(
+                    "bad-value",
+                    format!(
+                        "gate `{}` reads variant `{v}`, which is not a variant",
+                        g.metric
+                    ),
+                )
+                .at_loc_of(at()),
+            );
+        }
+        if let Err(message) = g.check() {
+            out.push(
+                Diagnostic::error("bad-value", format!("gate `{}`: {message}", g.metric))
+                    .at_loc_of(at()),
+            );
+        }
+    }
     for path in [&suite.report.markdown, &suite.report.json]
         .into_iter()
         .flatten()
@@ -598,6 +686,7 @@ mod tests {
             coverage: Default::default(),
             servers: Default::default(),
             compare: vec![],
+            gates: vec![],
             report: Default::default(),
             content_hash: String::new(),
         }
@@ -698,6 +787,31 @@ mod tests {
         let f = found(&s);
         assert_eq!(f.len(), 1, "{f:?}");
         assert!(f[0].starts_with("scorer@suite.toml:3:1"), "{f:?}");
+    }
+
+    /// Gates on a suite built in memory (the command line's `--gate`) are checked like the
+    /// suite's own: their variant, their bounds and the criteria they name, at their source.
+    #[test]
+    fn in_memory_gates_are_checked() {
+        let mut s = base();
+        s.scorers = vec![scorer("equals", json!({}), 3)];
+        let gate = |expr: &str| verity_model::GateSpec::parse_expr(expr, "--gate").unwrap();
+        s.gates = vec![
+            gate("criterion:equals>=0.5"),
+            gate("criterion:equal>=0.5"),
+            gate("f1@w>=0.5"),
+            gate("f1>=0.5"),
+        ];
+        s.gates[3].min = Some(2.0);
+        let f = found(&s);
+        let expected = [
+            "unknown-criterion@--gate: gate `criterion:equal` names criterion `equal`, which no scorer reports",
+            "bad-value@--gate: gate `f1` reads variant `w`, which is not a variant",
+            "bad-value@--gate: gate `f1`: `f1` is a fraction from 0 to 1; `min = 2` can never be decided by it",
+        ];
+        if let Some(m) = crate::testing::mismatch(&f, &expected) {
+            panic!("{m}");
+        }
     }
 
     #[test]

@@ -1,13 +1,14 @@
 //! suite.toml: the suite's name, where its tasks are, its variants, servers, scorers, outcome
-//! rule, coverage minima and comparisons.
+//! rule, coverage minima, comparisons and gates.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use verity_model::{
-    CompareSpec, ErrorPolicy, GenParams, GroundingMode, GroundingSpec, OutcomeMode, OutcomeRule,
-    PromptTemplate, ProviderSpec, ReportSpec, ScorerSpec, ServerSpec, Variant,
+    CompareSpec, ErrorPolicy, GateSpec, GenParams, GroundingMode, GroundingSpec, METRIC_FORMS,
+    Metric, OutcomeMode, OutcomeRule, PromptTemplate, ProviderSpec, ReportSpec, ScorerSpec,
+    ServerSpec, Variant,
 };
 
 use crate::diag::{Diagnostic, SourceFile, did_you_mean};
@@ -27,9 +28,17 @@ const SUITE_KEYS: &[&str] = &[
     "outcome",
     "coverage",
     "compare",
+    "gates",
     "report",
     "quick",
 ];
+
+/// Keys of a `[[gates]]` entry.
+const GATE_KEYS: &[&str] = &["metric", "variant", "min", "max", "baseline", "max_drop"];
+
+/// The `max_drop` of the default baseline set's `pass_rate` gate when the entry sets none:
+/// five percentage points.
+pub(crate) const DEFAULT_MAX_DROP: f64 = 0.05;
 
 /// Keys of `[defaults]`; a `[[variants]]` entry takes these plus `name`.
 pub(crate) const VARIANT_KEYS: &[&str] = &[
@@ -75,6 +84,7 @@ pub(crate) struct Config {
     pub(crate) outcome: OutcomeRule,
     pub(crate) coverage: BTreeMap<String, u32>,
     pub(crate) compare: Vec<CompareSpec>,
+    pub(crate) gates: Vec<GateSpec>,
     pub(crate) report: ReportSpec,
     /// The `quick` task ids with their spans in suite.toml.
     pub(crate) quick: Vec<(String, Arc<SourceFile>, Span)>,
@@ -93,6 +103,7 @@ impl Default for Config {
             outcome: OutcomeRule::default(),
             coverage: BTreeMap::new(),
             compare: Vec::new(),
+            gates: Vec::new(),
             report: ReportSpec::default(),
             quick: Vec::new(),
         }
@@ -278,6 +289,12 @@ impl Loader<'_> {
         {
             let names: Vec<&str> = cfg.variants.iter().map(|v| v.name.as_str()).collect();
             cfg.compare = self.compare(f, items, &names);
+        }
+        if let Some(e) = doc.get("gates")
+            && let Some(items) = self.array(f, e)
+        {
+            let names: Vec<&str> = cfg.variants.iter().map(|v| v.name.as_str()).collect();
+            cfg.gates = self.gates(f, rel, items, &names);
         }
         if let Some(e) = doc.get("report")
             && let Some(t) = self.table(f, e)
@@ -742,16 +759,7 @@ impl Loader<'_> {
         for item in items {
             let name = self.node_str(f, item, "each entry of `pair`")?;
             if !variants.contains(&name.as_str()) {
-                let mut d = self.bad_value(
-                    f,
-                    item.span.clone(),
-                    format!("`{name}` is not a variant of this suite"),
-                );
-                d = match did_you_mean(&name, variants.iter().copied()) {
-                    Some(m) => d.with_help(format!("did you mean `{m}`?")),
-                    None => d.with_help(format!("variants: {}", variants.join(", "))),
-                };
-                self.push(d.label("unknown variant"));
+                self.unknown_variant(f, item.span.clone(), &name, variants);
                 return None;
             }
             names.push(name);
@@ -767,6 +775,183 @@ impl Loader<'_> {
             return None;
         }
         Some([first, second])
+    }
+
+    /// Reports that `name` (at `span`) is not one of `variants`, with the closest suggested.
+    fn unknown_variant(&mut self, f: &Arc<SourceFile>, span: Span, name: &str, variants: &[&str]) {
+        let mut d = self.bad_value(f, span, format!("`{name}` is not a variant of this suite"));
+        d = match did_you_mean(name, variants.iter().copied()) {
+            Some(m) => d.with_help(format!("did you mean `{m}`?")),
+            None => d.with_help(format!("variants: {}", variants.join(", "))),
+        };
+        self.push(d.label("unknown variant"));
+    }
+
+    /// `[[gates]]`: each entry one [`GateSpec`], its `source` the entry's `[[gates]]` line.
+    ///
+    /// Keys: `metric` (the text form of a [`Metric`]; `pass_rate` when absent), `variant` (a
+    /// variant of the suite; every variant when absent), `min` and `max` (fixed bounds),
+    /// `baseline` (judged against the suite's baseline) and `max_drop` (with `baseline`: the
+    /// largest move in the bad direction, in the metric's units). `metric = "regressions"`
+    /// implies `baseline = true`.
+    ///
+    /// **The default baseline set.** An entry with `baseline = true` and no `metric`, `min`
+    /// or `max` stands for two gates, both with the entry's `variant` and source:
+    /// - `pass_rate` may drop at most `max_drop` from the baseline (default
+    ///   [`DEFAULT_MAX_DROP`], five percentage points);
+    /// - `regressions` (tasks that passed in the baseline and fail now) has `max = 0`.
+    ///
+    /// The bounds of each gate are checked with [`GateSpec::check`], a problem reported at the
+    /// entry. Whether the criteria a metric names are reported by a scorer is checked with
+    /// the other checks of the suite (`checks.rs`), which know every scorer.
+    fn gates(
+        &mut self,
+        f: &Arc<SourceFile>,
+        rel: &str,
+        items: &[Node],
+        variants: &[&str],
+    ) -> Vec<GateSpec> {
+        let mut out = Vec::new();
+        for item in items {
+            let Some(t) = self.node_table(f, item, "each [[gates]] entry") else {
+                continue;
+            };
+            self.check_keys(f, t, GATE_KEYS, "in [[gates]]");
+            // Each: `Err` = written but invalid (already reported), `Ok(None)` = not written.
+            let metric = match t.get("metric") {
+                None => Ok(None),
+                Some(e) => self
+                    .metric(f, e)
+                    .map(|m| Some((m, e.value.span.clone())))
+                    .ok_or(()),
+            };
+            let variant = match t.get("variant") {
+                None => Ok(None),
+                Some(e) => self.str(f, e).ok_or(()).and_then(|name| {
+                    if variants.contains(&name.as_str()) {
+                        Ok(Some(name))
+                    } else {
+                        self.unknown_variant(f, e.value.span.clone(), &name, variants);
+                        Err(())
+                    }
+                }),
+            };
+            let mut number = |key: &str, min: f64| match t.get(key) {
+                None => Ok(None),
+                Some(e) => self.num(f, e, min, f64::INFINITY).map(Some).ok_or(()),
+            };
+            let min = number("min", f64::NEG_INFINITY);
+            let max = number("max", f64::NEG_INFINITY);
+            let max_drop = number("max_drop", 0.0);
+            let baseline = match t.get("baseline") {
+                None => Ok(None),
+                Some(e) => self.bool(f, e).map(Some).ok_or(()),
+            };
+            let (Ok(metric), Ok(variant), Ok(min), Ok(max), Ok(max_drop), Ok(baseline)) =
+                (metric, variant, min, max, max_drop, baseline)
+            else {
+                continue;
+            };
+            let base = GateSpec {
+                metric: Metric::PassRate,
+                variant,
+                min,
+                max,
+                baseline: baseline.unwrap_or(false),
+                max_drop,
+                source: self.loc(f, rel, item.span.start),
+            };
+            let (gates, metric_span) = match metric {
+                None if baseline == Some(true) && min.is_none() && max.is_none() => (
+                    vec![
+                        GateSpec {
+                            max_drop: Some(max_drop.unwrap_or(DEFAULT_MAX_DROP)),
+                            ..base.clone()
+                        },
+                        GateSpec {
+                            metric: Metric::Regressions,
+                            max: Some(0.0),
+                            max_drop: None,
+                            ..base
+                        },
+                    ],
+                    item.span.clone(),
+                ),
+                None => (vec![base], item.span.clone()),
+                Some((metric, span)) => {
+                    let baseline = baseline.unwrap_or_else(|| metric.needs_baseline());
+                    (
+                        vec![GateSpec {
+                            metric,
+                            baseline,
+                            ..base
+                        }],
+                        span,
+                    )
+                }
+            };
+            for gate in gates {
+                if let Err(message) = gate.check() {
+                    let d = self.bad_value(f, item.span.clone(), message);
+                    self.push(d.label("in this gate"));
+                    continue;
+                }
+                self.gate_spans.push((Arc::clone(f), metric_span.clone()));
+                out.push(gate);
+            }
+        }
+        out
+    }
+
+    /// A `metric`: the text form of a [`Metric`]. An unknown one is reported with the closest
+    /// metric suggested.
+    fn metric(&mut self, f: &Arc<SourceFile>, e: &Entry) -> Option<Metric> {
+        let text = self.str(f, e)?;
+        let message = match Metric::parse(&text) {
+            Ok(m) => return Some(m),
+            Err(message) => message,
+        };
+        let written = text.trim();
+        let (head, arg) = match written.split_once(':') {
+            Some((h, a)) => (h.trim(), Some(a.trim())),
+            None => (written, None),
+        };
+        let heads: Vec<&str> = METRIC_FORMS
+            .iter()
+            .map(|form| form.split_once(':').map_or(*form, |(h, _)| h))
+            .fold(Vec::new(), |mut heads, h| {
+                if !heads.contains(&h) {
+                    heads.push(h);
+                }
+                heads
+            });
+        let span = e.value.span.clone();
+        let list = METRIC_FORMS.join(", ");
+        let d = if heads.contains(&head) {
+            // A known metric written wrong (`criterion` without a name, `pass_rate:x`).
+            self.bad_value(f, span, message).label("bad metric")
+        } else {
+            let takes_arg = |h: &str| {
+                METRIC_FORMS
+                    .iter()
+                    .any(|form| form.starts_with(&format!("{h}:")))
+            };
+            let help = match did_you_mean(head, heads.iter().copied()) {
+                Some(m) => {
+                    let suggestion = match arg {
+                        Some(a) if !a.is_empty() && takes_arg(m) => format!("{m}:{a}"),
+                        _ => m.to_owned(),
+                    };
+                    format!("did you mean `{suggestion}`? (metrics: {list})")
+                }
+                None => format!("metrics: {list}"),
+            };
+            self.bad_value(f, span, format!("unknown metric `{written}`"))
+                .label("unknown metric")
+                .with_help(help)
+        };
+        self.push(d);
+        None
     }
 }
 
@@ -1058,6 +1243,10 @@ alternative = "greater"
                 &["bad-value@suite.toml:3:5: `c` must be at least 0"],
             ),
             (
+                "name = \"s\"\ngates = { min = 1 }\n",
+                &["wrong-type@suite.toml:2:9: `gates` must be an array, found a table"],
+            ),
+            (
                 "name = \"s\"\ntasks = 3\n",
                 &["wrong-type@suite.toml:2:9: `tasks` must be a glob"],
             ),
@@ -1299,6 +1488,330 @@ json = "out/{} {x y}.json"
         assert_found(
             &found,
             &["json-syntax@x.json:2:11: invalid JSON schema: expected value"],
+        );
+    }
+
+    /// Where a gate was declared, as `file:line:column`.
+    fn at(g: &verity_model::GateSpec) -> String {
+        g.source.to_string()
+    }
+
+    const GATED: &str = r#"name = "s"
+[defaults]
+provider = "mock"
+[[variants]]
+name = "plain"
+[[variants]]
+name = "grounded"
+[[scorers]]
+kind = "equals"
+name = "exact"
+[[scorers]]
+kind = "regex"
+name = "format"
+pattern = "."
+"#;
+
+    #[test]
+    fn gates_parse_into_gate_specs() {
+        let toml = format!(
+            "{GATED}{}",
+            r#"[[gates]]
+min = 0.8
+[[gates]]
+metric = "criterion:exact"
+variant = "grounded"
+min = 0.9
+max = 1
+[[gates]]
+metric = "latency_p95_ms"
+max = 2000
+[[gates]]
+metric = "pass_rate"
+variant = "plain"
+baseline = true
+max_drop = 0.02
+[[gates]]
+metric = "regressions"
+max = 0
+[[gates]]
+metric = "f1"
+min = 0.5
+[[gates]]
+metric = "f1:format"
+min = 0.5
+[[gates]]
+metric = "mcnemar_p"
+variant = "grounded"
+max = 0.05
+"#
+        );
+        let l = suite(&[("suite.toml", &toml), TASK]);
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+        let g = &l.suite.gates;
+        let summary: Vec<(String, Option<&str>, String, bool, String)> = g
+            .iter()
+            .map(|g| {
+                (
+                    g.metric.name(),
+                    g.variant.as_deref(),
+                    g.describe(),
+                    g.baseline,
+                    at(g),
+                )
+            })
+            .collect();
+        let expected = [
+            (
+                "pass_rate",
+                None,
+                "pass_rate >= 0.8",
+                false,
+                "suite.toml:15:1",
+            ),
+            (
+                "criterion:exact",
+                Some("grounded"),
+                "criterion:exact >= 0.9, <= 1",
+                false,
+                "suite.toml:17:1",
+            ),
+            (
+                "latency_p95_ms",
+                None,
+                "latency_p95_ms <= 2000",
+                false,
+                "suite.toml:22:1",
+            ),
+            (
+                "pass_rate",
+                Some("plain"),
+                "pass_rate drop <= 0.02 from baseline",
+                true,
+                "suite.toml:25:1",
+            ),
+            (
+                "regressions",
+                None,
+                "regressions <= 0",
+                true,
+                "suite.toml:30:1",
+            ),
+            ("f1", None, "f1 >= 0.5", false, "suite.toml:33:1"),
+            (
+                "f1:format",
+                None,
+                "f1:format >= 0.5",
+                false,
+                "suite.toml:36:1",
+            ),
+            (
+                "mcnemar_p",
+                Some("grounded"),
+                "mcnemar_p <= 0.05",
+                false,
+                "suite.toml:39:1",
+            ),
+        ]
+        .map(|(m, v, d, b, s)| (m.to_owned(), v, d.to_owned(), b, s.to_owned()));
+        assert_eq!(summary, expected);
+        assert_eq!(
+            g[1],
+            verity_model::GateSpec {
+                metric: verity_model::Metric::Criterion("exact".into()),
+                variant: Some("grounded".into()),
+                min: Some(0.9),
+                max: Some(1.0),
+                baseline: false,
+                max_drop: None,
+                source: verity_model::SourceLoc {
+                    file: "suite.toml".into(),
+                    line: 17,
+                    column: 1,
+                },
+            }
+        );
+    }
+
+    /// `baseline = true` alone is the default baseline set: `pass_rate` may drop 0.05 (or
+    /// the entry's `max_drop`), and no task may regress.
+    #[test]
+    fn the_default_baseline_set_expands() {
+        let toml = format!(
+            "{GATED}{}",
+            "[[gates]]\nbaseline = true\n[[gates]]\nbaseline = true\nvariant = \"grounded\"\nmax_drop = 0.1\n"
+        );
+        let g = suite(&[("suite.toml", &toml), TASK]).suite.gates;
+        let found: Vec<(String, Option<&str>, bool, String)> = g
+            .iter()
+            .map(|g| (g.describe(), g.variant.as_deref(), g.baseline, at(g)))
+            .collect();
+        let expected = [
+            (
+                "pass_rate drop <= 0.05 from baseline",
+                None,
+                true,
+                "suite.toml:15:1",
+            ),
+            ("regressions <= 0", None, true, "suite.toml:15:1"),
+            (
+                "pass_rate drop <= 0.1 from baseline",
+                Some("grounded"),
+                true,
+                "suite.toml:17:1",
+            ),
+            (
+                "regressions <= 0",
+                Some("grounded"),
+                true,
+                "suite.toml:17:1",
+            ),
+        ]
+        .map(|(d, v, b, s)| (d.to_owned(), v, b, s.to_owned()));
+        assert_eq!(found, expected);
+        assert_eq!(g[0].max_drop, Some(crate::config::DEFAULT_MAX_DROP));
+        assert_eq!((g[1].min, g[1].max, g[1].max_drop), (None, Some(0.0), None));
+    }
+
+    /// Each case: the `[[gates]]` entries after [`GATED`] (its line 15 on), then every error
+    /// expected, exactly.
+    #[test]
+    fn gate_problems() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "[[gates]]\nmetric = \"acuracy\"\nmin = 0.5\n",
+                &["bad-value@suite.toml:16:10: unknown metric `acuracy`"],
+            ),
+            (
+                "[[gates]]\nmetric = \"criterion\"\nmin = 0.5\n",
+                &["bad-value@suite.toml:16:10: `criterion` needs a criterion: `criterion:NAME`"],
+            ),
+            (
+                "[[gates]]\nvariant = \"grounde\"\nmin = 0.5\n",
+                &["bad-value@suite.toml:16:11: `grounde` is not a variant of this suite"],
+            ),
+            (
+                "[[gates]]\nmetric = \"f1\"\nmin = 0.5\nmax_drop = 0.1\n",
+                &[
+                    "bad-value@suite.toml:15:1: `max_drop` is measured from the baseline: add `baseline = true`",
+                ],
+            ),
+            (
+                "[[gates]]\nmin = 0.9\nmax = 0.5\n",
+                &["bad-value@suite.toml:15:1: `min = 0.9` is above `max = 0.5`"],
+            ),
+            (
+                "[[gates]]\nmin = 1.5\n",
+                &[
+                    "bad-value@suite.toml:15:1: `pass_rate` is a fraction from 0 to 1; `min = 1.5` can never be decided by it",
+                ],
+            ),
+            (
+                "[[gates]]\nmetric = \"latency_p50_ms\"\nmax = -1\n",
+                &["bad-value@suite.toml:15:1: `latency_p50_ms` is never negative; `max = -1`"],
+            ),
+            (
+                "[[gates]]\nmetric = \"criterion:exactt\"\nmin = 0.5\n[[gates]]\nmetric = \"group_mean:formt\"\nmin = 0.5\n",
+                &[
+                    "unknown-criterion@suite.toml:16:10: gate `criterion:exactt` names criterion `exactt`, which no scorer reports",
+                    "unknown-criterion@suite.toml:19:10: gate `group_mean:formt` names criterion `formt`, which no scorer reports",
+                ],
+            ),
+            (
+                "[[gates]]\nminimum = 0.5\n",
+                &[
+                    "unknown-key@suite.toml:16:1: unknown key `minimum` in [[gates]]",
+                    "bad-value@suite.toml:15:1: the gate on `pass_rate` sets no bound: give `min`, `max` or (with `baseline = true`) `max_drop`",
+                ],
+            ),
+            (
+                "[[gates]]\nmetric = \"regressions\"\nbaseline = false\nmax = 0\n",
+                &[
+                    "bad-value@suite.toml:15:1: `regressions` is counted against the baseline: add `baseline = true`",
+                ],
+            ),
+            (
+                "[[gates]]\nbaseline = \"yes\"\nmax_drop = -0.1\nmin = \"high\"\n",
+                &[
+                    "wrong-type@suite.toml:16:12: `baseline` must be true or false, found a string",
+                    "bad-value@suite.toml:17:12: `max_drop` must be at least 0",
+                    "wrong-type@suite.toml:18:7: `min` must be a number, found a string",
+                ],
+            ),
+        ];
+        let problems: Vec<String> = cases
+            .iter()
+            .filter_map(|(gates, expected)| {
+                let toml = format!("{GATED}{gates}");
+                let mut found = errors(&[("suite.toml", &toml), TASK]);
+                let mut expected: Vec<&str> = expected.to_vec();
+                found.sort();
+                expected.sort_unstable();
+                (found != expected)
+                    .then(|| format!("--- {gates}\nexpected {expected:#?}\nfound {found:#?}"))
+            })
+            .collect();
+        assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+
+        // Without scorers, a criterion can be named by no one.
+        let found = errors(&[
+            (
+                "suite.toml",
+                "name = \"s\"\n[defaults]\nprovider = \"mock\"\n[[gates]]\nmetric = \"criterion:x\"\nmin = 1\n",
+            ),
+            TASK,
+        ]);
+        assert_eq!(
+            found,
+            [
+                "unknown-criterion@suite.toml:5:10: gate `criterion:x` names criterion `x`, but the suite has no scorers to report it"
+            ]
+        );
+    }
+
+    /// What a gate's errors suggest.
+    #[test]
+    fn gate_problems_suggest_what_would_be_valid() {
+        let toml = format!(
+            "{GATED}{}",
+            r#"[[gates]]
+metric = "pass-rate"
+min = 0.5
+[[gates]]
+metric = "recal:format"
+min = 0.5
+[[gates]]
+metric = "accuracy"
+min = 0.5
+[[gates]]
+variant = "grounde"
+min = 0.5
+[[gates]]
+variant = "nothing-like-it"
+min = 0.5
+[[gates]]
+metric = "criterion:exat"
+min = 0.5
+"#
+        );
+        let (_dir, result) = crate::testing::load_files(&[("suite.toml", &toml), TASK]);
+        let diags = result.unwrap_err();
+        let helps: Vec<String> = diags
+            .0
+            .iter()
+            .map(|d| d.help.clone().unwrap_or_default())
+            .collect();
+        let metrics = verity_model::METRIC_FORMS.join(", ");
+        assert_eq!(
+            helps,
+            [
+                format!("did you mean `pass_rate`? (metrics: {metrics})"),
+                format!("did you mean `recall:format`? (metrics: {metrics})"),
+                format!("metrics: {metrics}"),
+                "did you mean `grounded`?".to_owned(),
+                "variants: plain, grounded".to_owned(),
+                "did you mean `exact`? The scorers report `exact`, `format`".to_owned(),
+            ]
         );
     }
 }

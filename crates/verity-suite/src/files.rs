@@ -3,6 +3,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// The file at a suite's root where the suite's baseline is kept (the results gates with
+/// `baseline = true` are judged against). It is never read as a task file, even when a `tasks`
+/// glob matches it, so saving a baseline never changes the suite's content hash.
+pub const BASELINE_FILE: &str = "baseline.toml";
+
 /// The task files a suite reads when suite.toml names none (whichever exist).
 pub(crate) const DEFAULT_TASKS: &[&str] = &["tasks/**/*.toml", "tasks.jsonl", "tasks/**/*.jsonl"];
 

@@ -2,7 +2,7 @@
 //! file:line:column, and renders prompt templates.
 //!
 //! A suite directory holds `suite.toml` (name, variants, scorers, outcome rule, coverage
-//! minima, comparisons), task files (`tasks/*.toml`, `tasks.jsonl` in inspect_ai's sample
+//! minima, comparisons, gates), task files (`tasks/*.toml`, `tasks.jsonl` in inspect_ai's sample
 //! shape) and minijinja prompt templates; `suites/README.md` documents the format.
 //!
 //! Loading never stops at the first problem: every reader records a [`Diagnostic`] and moves
@@ -34,6 +34,7 @@ use std::path::Path;
 
 pub use config::DEFAULT_VARIANT;
 pub use diag::{Diagnostic, Diagnostics, Severity};
+pub use files::BASELINE_FILE;
 pub use render::{Renderer, TemplateError};
 pub use sink::{SinkError, TaskSink};
 pub use suite::Loaded;
@@ -59,8 +60,9 @@ pub fn load_streaming(path: &Path, sink: &mut dyn TaskSink) -> Result<Loaded, Di
 
 /// Checks a suite built or modified in memory (after CLI overrides added variants or scorers,
 /// say): unique ids and names, references to servers and variants, scorer options, task
-/// expectations, coverage minima and template trial renders. Diagnostics point at the
-/// recorded [`SourceLoc`](verity_model::SourceLoc)s of tasks and scorers and into template
+/// expectations, gates (their variants, bounds and the criteria they name), coverage minima
+/// and template trial renders. Diagnostics point at the recorded
+/// [`SourceLoc`](verity_model::SourceLoc)s of tasks, scorers and gates and into template
 /// sources. Errors come first.
 pub fn check(suite: &Suite) -> Vec<Diagnostic> {
     checks::check_suite(suite)

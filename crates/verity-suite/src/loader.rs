@@ -68,6 +68,9 @@ pub(crate) struct Loader<'s> {
     pub(crate) coverage_spans: HashMap<String, (Arc<SourceFile>, Span)>,
     /// `[outcome]` criteria → where each is written.
     pub(crate) outcome_spans: HashMap<String, (Arc<SourceFile>, Span)>,
+    /// Parallel to the suite's gates: where each gate's `metric` is written (its entry when
+    /// the metric is implied).
+    pub(crate) gate_spans: Vec<(Arc<SourceFile>, Span)>,
     /// Template files by origin.
     pub(crate) template_files: HashMap<String, Arc<SourceFile>>,
     /// Inline templates by hash → where their text is written.
@@ -136,6 +139,13 @@ impl Locator for SpanLocator<'_, '_> {
         }
     }
 
+    fn gate(&self, index: usize) -> Loc {
+        match self.l.gate_spans.get(index) {
+            Some((f, span)) => Loc::Span(Arc::clone(f), span.clone()),
+            None => Loc::Nowhere,
+        }
+    }
+
     fn template(
         &self,
         tpl: &PromptTemplate,
@@ -167,6 +177,7 @@ impl<'s> Loader<'s> {
             scorer_spans: Vec::new(),
             coverage_spans: HashMap::new(),
             outcome_spans: HashMap::new(),
+            gate_spans: Vec::new(),
             template_files: HashMap::new(),
             inline_templates: HashMap::new(),
             template_cache: HashMap::new(),
@@ -589,6 +600,17 @@ impl<'s> Loader<'s> {
             Kind::Array(_) => self.strings(f, e),
             _ => {
                 self.wrong_type(f, &e.value, &format!("`{}`", e.key), "a list of strings");
+                None
+            }
+        }
+    }
+
+    /// `true` or `false`.
+    pub(crate) fn bool(&mut self, f: &Arc<SourceFile>, e: &Entry) -> Option<bool> {
+        match e.value.kind {
+            Kind::Bool(b) => Some(b),
+            _ => {
+                self.wrong_type(f, &e.value, &format!("`{}`", e.key), "true or false");
                 None
             }
         }

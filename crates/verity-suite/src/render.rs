@@ -429,6 +429,7 @@ mod tests {
             coverage: Default::default(),
             servers: Default::default(),
             compare: vec![],
+            gates: vec![],
             report: Default::default(),
             content_hash: String::new(),
         };

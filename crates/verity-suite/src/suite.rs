@@ -11,7 +11,7 @@ use verity_model::Suite;
 use crate::checks;
 use crate::config::{Config, TaskPatterns};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::files::{DEFAULT_TASKS, expand, is_glob};
+use crate::files::{BASELINE_FILE, DEFAULT_TASKS, expand, is_glob};
 use crate::loader::{Loader, SpanLocator, Stream, normalize};
 use crate::sink::{SinkError, TaskSink};
 use crate::tree::{Kind, from_toml_doc};
@@ -244,7 +244,7 @@ impl<'s> Loader<'s> {
             coverage: cfg.coverage,
             servers: cfg.servers,
             compare: cfg.compare,
-            gates: Vec::new(),
+            gates: cfg.gates,
             report: cfg.report,
             quick: quick.iter().map(|(id, _, _)| id.clone()).collect(),
             content_hash: String::new(),
@@ -310,11 +310,25 @@ impl<'s> Loader<'s> {
     fn load_tasks(&mut self, task_patterns: Option<&TaskPatterns>) {
         let mut done = HashSet::new();
         done.insert(SUITE_FILE.to_owned());
+        // The baseline is the suite's record of past results, not part of the suite: a glob
+        // that matches it skips it.
+        done.insert(BASELINE_FILE.to_owned());
         match task_patterns {
             Some(TaskPatterns { file: f, patterns }) => {
                 for (pattern, span) in patterns {
                     let pattern = normalize(pattern);
                     let from = Some((f, span.clone()));
+                    if pattern == BASELINE_FILE {
+                        let d = Diagnostic::error(
+                            "bad-value",
+                            format!("`{BASELINE_FILE}` holds the suite's baseline; it is never read as a task file"),
+                        )
+                        .at_span(f, span.clone())
+                        .label("not a task file")
+                        .with_help("keep tasks in another file");
+                        self.push(d);
+                        continue;
+                    }
                     match expand(&self.root, &pattern) {
                         Err(msg) => {
                             let d = Diagnostic::error("bad-value", msg).at_span(f, span.clone());
@@ -685,6 +699,65 @@ pattern = "a"
             ("task", 1, 0)
         );
         assert_eq!(bare.content_hash.len(), 64);
+    }
+
+    /// `baseline.toml` beside suite.toml is never a task file, even when `tasks` would match
+    /// it: saving a baseline changes neither the tasks nor the content hash.
+    #[test]
+    fn the_baseline_file_is_not_part_of_the_suite() {
+        let toml = "name = \"s\"\ntasks = [\"*.toml\"]\n[defaults]\nprovider = \"mock\"\n";
+        let (dir, before) = load_files(&[
+            ("suite.toml", toml),
+            ("a.toml", "id = \"a\"\nprompt = \"p\"\n"),
+            ("b.toml", "id = \"b\"\nprompt = \"p\"\n"),
+        ]);
+        let before = before.unwrap().suite;
+        let ids = |s: &verity_model::Suite| -> Vec<String> {
+            s.tasks.iter().map(|t| t.id.clone()).collect()
+        };
+        assert_eq!(ids(&before), ["a", "b"]);
+        // A baseline that would load as a task (and one that would not) if it were read.
+        for baseline in ["id = \"c\"\nprompt = \"p\"\n", "[runs]\nnot = \"a task\"\n"] {
+            std::fs::write(dir.path().join(crate::BASELINE_FILE), baseline).unwrap();
+            let after = crate::load(dir.path()).unwrap().suite;
+            assert_eq!(ids(&after), ids(&before));
+            assert_eq!(after.content_hash, before.content_hash);
+            let mut sink = Collect::default();
+            let streamed = crate::load_streaming(dir.path(), &mut sink).unwrap().suite;
+            assert_eq!(streamed.content_hash, before.content_hash);
+            assert_eq!(sink.tasks.len(), 2);
+        }
+        // A subdirectory's baseline.toml is an ordinary file.
+        std::fs::create_dir(dir.path().join("more")).unwrap();
+        std::fs::write(
+            dir.path().join("more").join(crate::BASELINE_FILE),
+            "id = \"d\"\nprompt = \"p\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("suite.toml"),
+            toml.replace("\"*.toml\"", "\"**/*.toml\""),
+        )
+        .unwrap();
+        assert_eq!(
+            ids(&crate::load(dir.path()).unwrap().suite),
+            ["a", "b", "d"]
+        );
+        // Named as a task file, it is an error rather than silently skipped.
+        let found = errors(&[
+            (
+                "suite.toml",
+                "name = \"s\"\ntasks = [\"a.toml\", \"./baseline.toml\"]\n",
+            ),
+            ("a.toml", "id = \"a\"\nprompt = \"p\"\n"),
+            ("baseline.toml", ""),
+        ]);
+        assert_eq!(
+            found,
+            [
+                "bad-value@suite.toml:2:20: `baseline.toml` holds the suite's baseline; it is never read as a task file"
+            ]
+        );
     }
 
     #[test]
