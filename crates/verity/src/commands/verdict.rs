@@ -14,7 +14,7 @@ use crate::cli::GateArgs;
 use crate::{CliError, exit};
 
 /// The file a suite's baseline lives in, at the suite's root.
-pub(super) const BASELINE_FILE: &str = "baseline.toml";
+pub(super) const BASELINE_FILE: &str = verity_suite::BASELINE_FILE;
 
 /// How many earlier runs of the same suite, variant and model the noise estimates read.
 const HISTORY_RUNS: usize = 10;

@@ -2,6 +2,7 @@
 
 mod engine;
 mod faults;
+mod gates;
 mod grounding;
 mod kill;
 mod model;

@@ -149,7 +149,11 @@ fn run_report_rescore_on_mock() {
         .output()
         .unwrap();
     assert_eq!(gated.status.code(), Some(1), "{}", stderr(&gated));
-    assert!(stderr(&gated).contains("below --fail-under"));
+    assert!(
+        stderr(&gated).contains("FAIL pass_rate >= 0.9 [a]") && stderr(&gated).contains("(--fail-under)"),
+        "{}",
+        stderr(&gated)
+    );
     let unknown = verity(dir.path())
         .args(["report", "nope", "--db", "v.db"])
         .output()
