@@ -115,8 +115,15 @@ pub enum Against<'a> {
     Nothing(&'a str),
 }
 
-/// Checks `gates` against the run's `current` snapshots (one per variant).
-pub fn evaluate(gates: &[GateSpec], current: &[Snapshot], against: Against<'_>) -> GateReport {
+/// Checks `gates` against the run's `current` snapshots (one per variant). `history` holds
+/// earlier runs of the suite (any variant; each is matched by variant and model), for the
+/// noise of fixed bounds.
+pub fn evaluate(
+    gates: &[GateSpec],
+    current: &[Snapshot],
+    against: Against<'_>,
+    history: &[Snapshot],
+) -> GateReport {
     let mut results = Vec::new();
     let mut notes = Vec::new();
     for g in gates {
@@ -144,7 +151,7 @@ pub fn evaluate(gates: &[GateSpec], current: &[Snapshot], against: Against<'_>) 
             ));
         }
         for s in variants {
-            results.push(check(g, s, against));
+            results.push(check(g, s, against, history));
         }
     }
     let (mut regressions, mut improvements, mut flaky) = (Vec::new(), Vec::new(), Vec::new());
@@ -256,7 +263,7 @@ fn source(g: &GateSpec) -> String {
     }
 }
 
-fn check(g: &GateSpec, s: &Snapshot, against: Against<'_>) -> GateResult {
+fn check(g: &GateSpec, s: &Snapshot, against: Against<'_>, history: &[Snapshot]) -> GateResult {
     let mut r = row(g, &s.variant, GateStatus::Pass, String::new());
     let diff = match against {
         Against::Baseline(diffs) => diffs.iter().find(|d| d.b.variant == s.variant),
@@ -353,6 +360,24 @@ fn check(g: &GateSpec, s: &Snapshot, against: Against<'_>) -> GateResult {
         } else {
             "within noise".into()
         });
+    } else if r.noise.is_none()
+        && g.metric != Metric::Regressions
+        && let Some(n) = super::noise::value_noise(&g.metric, s, history)
+    {
+        // A fixed bound: is the value clear of it by more than the run-to-run noise?
+        r.noise = Some(n);
+        let margin = [g.min, g.max]
+            .into_iter()
+            .flatten()
+            .map(|bound| (value - bound).abs())
+            .fold(f64::INFINITY, f64::min);
+        if margin.is_finite() {
+            let clear = margin > n + TOLERANCE;
+            r.beyond_noise = Some(clear);
+            if !clear {
+                why.push("within noise of the bound".into());
+            }
+        }
     }
     r.status = status;
     if !why.is_empty() {

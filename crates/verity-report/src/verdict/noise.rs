@@ -92,6 +92,26 @@ pub fn estimate(
     out
 }
 
+/// The noise of one run's value of `metric` (for a fixed bound): the wider of 1.96 · sd / √E
+/// over its epochs and 1.96 · sd over earlier runs of the same suite, variant and model.
+pub fn value_noise(metric: &Metric, s: &Snapshot, history: &[Snapshot]) -> Option<f64> {
+    let epochs = s
+        .epoch_metrics
+        .get(&metric.name())
+        .and_then(|v| sample_sd(v))
+        .map(|sd| Z95 * sd / f64::from(s.epochs.max(1)).sqrt());
+    let values: Vec<f64> = history
+        .iter()
+        .filter(|h| h.variant == s.variant && h.model == s.model && h.suite_hash == s.suite_hash)
+        .filter_map(|h| h.metric(metric))
+        .collect();
+    let runs = sample_sd(&values).map(|sd| Z95 * sd);
+    match (epochs, runs) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// Whether `delta` exceeds every estimate; `None` without any.
 pub fn beyond(delta: f64, estimates: &[NoiseEstimate]) -> Option<bool> {
     let widest = estimates
@@ -110,15 +130,11 @@ fn share_of(metric: &Metric) -> Option<(Share, String)> {
     }
     Some(match metric {
         Metric::PassRate => (|t, p, _| Some(t.pass_parts(p)), String::new()),
+        // Tasks of other categories have no share (`None`), so only the category's own tasks
+        // are resampled: a bootstrap stratified by category.
         Metric::Category(c) => (
             |t, p, c| {
-                Some(
-                    if t.category.as_deref().unwrap_or(crate::NO_CATEGORY) == c {
-                        t.pass_parts(p)
-                    } else {
-                        (0.0, 0.0)
-                    },
-                )
+                (t.category.as_deref().unwrap_or(crate::NO_CATEGORY) == c).then(|| t.pass_parts(p))
             },
             c.clone(),
         ),
@@ -166,11 +182,9 @@ fn paired_bootstrap(metric: &Metric, a: &Snapshot, b: &Snapshot) -> Option<Noise
     let mut pairs: Vec<((f64, f64), (f64, f64))> = Vec::new();
     for (id, ta) in &a.tasks {
         let Some(tb) = b.tasks.get(id) else { continue };
+        // A task without a share on either side (another category, no counts) is left out.
         let (Some(sa), Some(sb)) = (share(ta, a.errors, &key), share(tb, b.errors, &key)) else {
-            if prf {
-                continue;
-            }
-            return None;
+            continue;
         };
         pairs.push((sa, sb));
     }

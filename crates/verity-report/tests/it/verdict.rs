@@ -159,6 +159,7 @@ fn a_five_point_f1_drop_fails_the_gate_and_a_four_point_one_is_review() {
         &gates,
         std::slice::from_ref(&five),
         Against::Baseline(&[d5]),
+        &[],
     );
     assert_eq!(
         r5.gates[0].status,
@@ -175,6 +176,7 @@ fn a_five_point_f1_drop_fails_the_gate_and_a_four_point_one_is_review() {
         &gates,
         std::slice::from_ref(&four),
         Against::Baseline(&[d4]),
+        &[],
     );
     assert_eq!(
         r4.gates[0].status,
@@ -187,7 +189,12 @@ fn a_five_point_f1_drop_fails_the_gate_and_a_four_point_one_is_review() {
     // Unchanged: pass.
     let same = snapshot("same", "h1", &baseline_counts());
     let d = SideDiff::new(&base, &same, &[]);
-    let r = evaluate(&gates, std::slice::from_ref(&same), Against::Baseline(&[d]));
+    let r = evaluate(
+        &gates,
+        std::slice::from_ref(&same),
+        Against::Baseline(&[d]),
+        &[],
+    );
     assert_eq!(r.verdict, Verdict::Pass, "{}", render_gates(&r));
 }
 
@@ -232,6 +239,7 @@ fn a_flipped_task_is_named_with_its_evidence_and_rationale() {
         &[gate],
         std::slice::from_ref(&cur),
         Against::Baseline(std::slice::from_ref(&d)),
+        &[],
     );
     assert_eq!(r.verdict, Verdict::Regression);
     assert_eq!(r.gates[0].value, Some(1.0));
@@ -257,6 +265,7 @@ fn improvements_alone_ask_for_review() {
         &[f1_gate(0.05)],
         std::slice::from_ref(&cur),
         Against::Baseline(&[d]),
+        &[],
     );
     assert_eq!(r.gates[0].status, GateStatus::Pass);
     assert_eq!(r.improvements.len(), 1);

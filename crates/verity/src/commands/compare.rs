@@ -7,7 +7,7 @@ use verity_report::{
     render_diff_markdown, render_diff_table,
 };
 
-use super::verdict::{check_threshold, cli_gates, conclude, history, load};
+use super::verdict::{check_threshold, cli_gates, conclude, history, like, load};
 use super::{open_existing_read_only, write_out};
 use crate::cli::{CompareArgs, Format};
 use crate::config::Config;
@@ -32,10 +32,15 @@ pub(super) fn compare(a: CompareArgs, config: &Config) -> Result<u8, CliError> {
         side(&id_b)?
     };
     let pairs = pair(&id_a, &snaps_a, var_a, &id_b, &snaps_b, var_b)?;
-    let mut diffs = Vec::new();
-    for (x, y) in &pairs {
-        diffs.push(SideDiff::new(x, y, &history(&store, y)?));
-    }
+    // B's history: the earlier runs of B's suite.
+    let earlier = match pairs.first() {
+        Some((_, y)) => history(&store, &y.suite_hash, &y.run_id)?,
+        None => Vec::new(),
+    };
+    let diffs: Vec<SideDiff> = pairs
+        .iter()
+        .map(|(x, y)| SideDiff::new(x, y, &like(&earlier, y)))
+        .collect();
     let current: Vec<Snapshot> = pairs.iter().map(|(_, y)| (*y).clone()).collect();
     if a.fail_on_regression {
         gates.extend(regression_gates(
@@ -44,7 +49,8 @@ pub(super) fn compare(a: CompareArgs, config: &Config) -> Result<u8, CliError> {
             "--fail-on-regression",
         ));
     }
-    let report = (!gates.is_empty()).then(|| evaluate(&gates, &current, Against::Baseline(&diffs)));
+    let report = (!gates.is_empty())
+        .then(|| evaluate(&gates, &current, Against::Baseline(&diffs), &earlier));
     let text = match a.format {
         Format::Table => render_diff_table(&diffs),
         Format::Md => render_diff_markdown(&diffs),

@@ -54,20 +54,33 @@ pub(super) fn load(store: &Store, id: &str, scoring: Option<u32>) -> Result<Load
     })
 }
 
-/// Earlier runs of `s`'s suite (same content hash), variant and model, newest first: the
-/// store's record of how much the results move from run to run.
-pub(super) fn history(store: &Store, s: &Snapshot) -> Result<Vec<Snapshot>, CliError> {
+/// Earlier completed runs of the suite `run_id` ran (same content hash; at most the last ten
+/// looked at), newest first, one snapshot per variant: the store's record of how much results move from run to run.
+pub(super) fn history(
+    store: &Store,
+    suite_hash: &str,
+    run_id: &str,
+) -> Result<Vec<Snapshot>, CliError> {
     let mut out = Vec::new();
-    for id in store.earlier_runs(&s.suite_hash, &s.run_id, HISTORY_RUNS)? {
+    for id in store.earlier_runs(suite_hash, run_id, HISTORY_RUNS)? {
         let run = load(store, &id, None)?;
+        // A partial run's numbers would pass for noise.
+        if run.meta.status != verity_model::RunStatus::Completed {
+            continue;
+        }
         let view = run.view();
-        out.extend(
-            run.snapshots(&view)
-                .into_iter()
-                .filter(|h| h.variant == s.variant && h.model == s.model),
-        );
+        out.extend(run.snapshots(&view));
     }
     Ok(out)
+}
+
+/// The snapshots of `history` with `s`'s variant and model.
+pub(super) fn like(history: &[Snapshot], s: &Snapshot) -> Vec<Snapshot> {
+    history
+        .iter()
+        .filter(|h| h.variant == s.variant && h.model == s.model)
+        .cloned()
+        .collect()
 }
 
 /// The directory a suite was read from: the path itself, or the folder of its suite.toml.
@@ -234,6 +247,7 @@ pub(super) fn judge(
     let needed = required || gates.iter().any(|g| g.baseline);
     let mut diffs = None;
     let mut missing = String::new();
+    let earlier = history(store, &run.meta.suite.content_hash, &run.meta.id)?;
     if needed {
         let path = baseline_path(Path::new(&run.meta.suite_path), a.baseline_file.as_deref())?;
         match read_baseline(&path)? {
@@ -241,7 +255,7 @@ pub(super) fn judge(
                 let mut d = Vec::new();
                 for s in &current {
                     if let Some(old) = b.variant(&s.variant) {
-                        d.push(SideDiff::new(old, s, &history(store, s)?));
+                        d.push(SideDiff::new(old, s, &like(&earlier, s)));
                     }
                 }
                 diffs = Some(d);
@@ -268,7 +282,7 @@ pub(super) fn judge(
         None => Against::Nothing(&missing),
     };
     Ok(Some(Judgement {
-        report: evaluate(&gates, &current, against),
+        report: evaluate(&gates, &current, against, &earlier),
         baseline: diffs,
     }))
 }

@@ -150,7 +150,8 @@ fn run_report_rescore_on_mock() {
         .unwrap();
     assert_eq!(gated.status.code(), Some(1), "{}", stderr(&gated));
     assert!(
-        stderr(&gated).contains("FAIL pass_rate >= 0.9 [a]") && stderr(&gated).contains("(--fail-under)"),
+        stderr(&gated).contains("FAIL pass_rate >= 0.9 [a]")
+            && stderr(&gated).contains("(--fail-under)"),
         "{}",
         stderr(&gated)
     );
