@@ -354,3 +354,39 @@ fn a_baseline_file_round_trips() {
     let newer = Baseline::from_toml("format = 99\n").unwrap_err();
     assert!(newer.contains("format 99"), "{newer}");
 }
+
+#[test]
+fn a_flaky_regression_is_listed_for_review_not_counted() {
+    // Baseline: every task passes both epochs. Now task 4 passes one epoch of two.
+    let perfect: Counts = (0..10).map(|_| vec![(4.0, 0.0, 0.0); 2]).collect();
+    let mut c = perfect.clone();
+    c[4][1] = (3.0, 0.0, 1.0);
+    let base = snapshot("base", "h1", &perfect);
+    let cur = snapshot("cur", "h1", &c);
+    let d = SideDiff::new(&base, &cur, &[]);
+    assert_eq!(d.flips.len(), 1);
+    assert!(d.flips[0].flaky);
+    let gate = GateSpec::parse_expr("regressions<=0", "--fail-on-regression").unwrap();
+    // A fixed bound the run meets only by less than its epoch spread is flagged.
+    let fixed = GateSpec::parse_expr("pass_rate>=0.9", "--gate").unwrap();
+    let r = evaluate(
+        &[gate, fixed],
+        std::slice::from_ref(&cur),
+        Against::Baseline(&[d]),
+        &[],
+    );
+    assert_eq!(r.gates[0].value, Some(0.0));
+    assert_eq!(r.flaky.len(), 1);
+    assert!(r.regressions.is_empty());
+    assert_eq!(r.verdict, Verdict::Review, "{}", render_gates(&r));
+    // pass_rate 0.95 per run, epochs 1.0 and 0.9: sd 0.0707, noise 1.96 · 0.0707 / √2 = 0.098.
+    let fixed = &r.gates[1];
+    assert_eq!(fixed.status, GateStatus::Pass);
+    assert!((fixed.noise.unwrap() - 0.098).abs() < 1e-3, "{fixed:?}");
+    assert_eq!(fixed.beyond_noise, Some(false));
+    assert!(
+        fixed.note.contains("within noise of the bound"),
+        "{fixed:?}"
+    );
+    assert!(render_gates(&r).contains("flaky regressions (not counted) (1)"));
+}
