@@ -165,7 +165,8 @@ impl From<Metric> for String {
 ///
 /// A fixed gate bounds the metric's value (`min`, `max`); a baseline gate (`baseline = true`)
 /// bounds how far it may move in the bad direction from the baseline's value (`max_drop`, in
-/// the metric's own units: 0.05 is five percentage points of a rate). A gate may be both.
+/// the metric's own units: 0.05 is five percentage points of a rate; a move of `max_drop` or
+/// more fails, as seed 003's "detects a 5 % regression" asks). A gate may be both.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GateSpec {
     pub metric: Metric,
@@ -179,7 +180,7 @@ pub struct GateSpec {
     /// Judged against the suite's baseline.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub baseline: bool,
-    /// With `baseline`: the largest allowed move in the bad direction.
+    /// With `baseline`: the move in the bad direction that fails the gate (this much or more).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_drop: Option<f64>,
     /// Where it was declared: `suite.toml:LINE:COL`, or `--gate` / `--fail-under` /
@@ -283,7 +284,7 @@ impl GateSpec {
         Ok(())
     }
 
-    /// The gate in one line: `f1 >= 0.8`, `pass_rate drop <= 0.05 from baseline`.
+    /// The gate in one line: `f1 >= 0.8`, `pass_rate drop < 0.05 from baseline`.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
         if let Some(v) = self.min {
@@ -293,7 +294,7 @@ impl GateSpec {
             parts.push(format!("<= {}", fmt_num(v)));
         }
         if let Some(d) = self.max_drop {
-            parts.push(format!("drop <= {} from baseline", fmt_num(d)));
+            parts.push(format!("drop < {} from baseline", fmt_num(d)));
         }
         format!("{} {}", self.metric, parts.join(", "))
     }

@@ -24,6 +24,11 @@
 //!
 //! The JSON layout is documented field by field in `docs/report-schema.md` and versioned by
 //! [`JSON_SCHEMA_VERSION`].
+//!
+//! Comparisons and gates (`docs/gates.md`) work on [`Snapshot`]s — one variant of one run, from
+//! a [`RunView`] or a suite's [`Baseline`] file — so comparing with a baseline and comparing
+//! two stored runs are one computation ([`SideDiff`]), and every command's verdict comes from
+//! [`evaluate`].
 
 #![forbid(unsafe_code)]
 

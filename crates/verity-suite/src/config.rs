@@ -1586,7 +1586,7 @@ max = 0.05
             (
                 "pass_rate",
                 Some("plain"),
-                "pass_rate drop <= 0.02 from baseline",
+                "pass_rate drop < 0.02 from baseline",
                 true,
                 "suite.toml:25:1",
             ),
@@ -1648,14 +1648,14 @@ max = 0.05
             .collect();
         let expected = [
             (
-                "pass_rate drop <= 0.05 from baseline",
+                "pass_rate drop < 0.05 from baseline",
                 None,
                 true,
                 "suite.toml:15:1",
             ),
             ("regressions <= 0", None, true, "suite.toml:15:1"),
             (
-                "pass_rate drop <= 0.1 from baseline",
+                "pass_rate drop < 0.1 from baseline",
                 Some("grounded"),
                 true,
                 "suite.toml:17:1",

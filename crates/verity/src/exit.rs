@@ -4,7 +4,7 @@
 //! | code | meaning |
 //! |-----:|---------|
 //! | 0 | success: the command did what it was asked (a run finished; failing samples are results, not errors) |
-//! | 1 | a gate failed: `--fail-under` (or a later gate) judged the results not good enough |
+//! | 1 | a gate failed: the verdict is `regression` (suite `[[gates]]`, `--gate`, `--fail-under`, `--fail-on-regression`) |
 //! | 2 | usage or suite error: bad flags, a suite that does not validate, an unknown run, a provider misconfigured (missing API key) |
 //! | 3 | infrastructure error: the store could not be read or written (a run stops at the first failed commit), a file could not be written, the provider refused the key or never answered, every sample errored, the run engine failed |
 //! | 130 | interrupted (Ctrl-C): the run stopped early; everything finished is stored and `verity run --resume` can continue it |
@@ -25,7 +25,7 @@ pub const INTERRUPTED: u8 = 130;
 /// Every code with its one-line meaning, as `verity help exit-codes` prints it.
 pub const TABLE: &[(u8, &str)] = &[
     (OK, "success (failing samples are results, not errors)"),
-    (GATE_FAILED, "a gate failed (--fail-under)"),
+    (GATE_FAILED, "a gate failed: the verdict is regression"),
     (
         USAGE,
         "usage or suite error, unknown run, misconfigured provider",

@@ -71,7 +71,7 @@ impl Verdict {
 /// One gate on one variant.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GateResult {
-    /// The gate as written (`f1 >= 0.8`, `pass_rate drop <= 0.05 from baseline`).
+    /// The gate as written (`f1 >= 0.8`, `pass_rate drop < 0.05 from baseline`).
     pub gate: String,
     pub metric: String,
     pub variant: String,

@@ -169,7 +169,7 @@ fn a_five_point_f1_drop_fails_the_gate_and_a_four_point_one_is_review() {
     );
     assert_eq!(r5.verdict, Verdict::Regression);
     assert!((r5.gates[0].delta.unwrap() + 0.05).abs() < 1e-12);
-    assert!(render_gates(&r5).contains("FAIL f1 drop <= 0.05 from baseline [default]"));
+    assert!(render_gates(&r5).contains("FAIL f1 drop < 0.05 from baseline [default]"));
 
     let d4 = SideDiff::new(&base, &four, &[]);
     let r4 = evaluate(

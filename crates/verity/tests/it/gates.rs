@@ -111,7 +111,7 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
     assert!(err.contains("pass → fail  add default"), "{err}");
     assert!(err.contains("rationale: the simplest sum"), "{err}");
     assert!(
-        err.contains("FAIL pass_rate drop <= 0.05 from baseline [default]: 0.75"),
+        err.contains("FAIL pass_rate drop < 0.05 from baseline [default]: 0.75"),
         "{err}"
     );
     // The JSON report carries both sections.
@@ -342,4 +342,27 @@ fn compare_names_sides_and_refuses_what_it_cannot_pair() {
         "{}",
         stderr(&gone)
     );
+}
+
+/// The example suite ships its baseline: a run of it from a clean clone passes its gates (a
+/// change to the example's tasks or scorers that changes an outcome must save a new one).
+#[test]
+fn the_example_suite_passes_against_its_shipped_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.db");
+    let out = run_ok(
+        verity(&repo_root())
+            .args([
+                "run",
+                "suites/example",
+                "-q",
+                "--baseline",
+                "--fail-on-regression",
+                "--db",
+            ])
+            .arg(&db),
+    );
+    let err = stderr(&out);
+    assert!(err.contains("verdict: PASS"), "{err}");
+    assert!(err.contains("regressions <= 0 [verbose]: 0"), "{err}");
 }
