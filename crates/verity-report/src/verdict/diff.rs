@@ -78,6 +78,10 @@ pub struct SideDiff {
     /// Tasks both sides ran (and did not exclude): `[[both pass, a only], [b only, neither]]`,
     /// rows a pass / fail, columns b pass / fail.
     pub contingency: [[u64; 2]; 2],
+    /// The same table over samples, paired by task and epoch (epochs both sides ran and
+    /// counted). Shown beside the task table; the test runs on tasks, whose epochs are not
+    /// independent of each other.
+    pub sample_contingency: [[u64; 2]; 2],
     #[serde(skip)]
     pub mcnemar: McNemar,
     /// The two-sided p-value and how it was computed.
@@ -214,9 +218,15 @@ impl SideDiff {
             seen.contains(&TaskOutcome::Pass) && seen.contains(&TaskOutcome::Fail)
         };
         let mut cells = [[0u64; 2]; 2];
+        let mut sample_cells = [[0u64; 2]; 2];
         let mut flips = Vec::new();
         for (id, ta) in &a.tasks {
             let Some(tb) = b.tasks.get(id) else { continue };
+            for (ea, eb) in ta.epoch_outcomes().zip(tb.epoch_outcomes()) {
+                if let (Some(pa), Some(pb)) = (counted(ea, a.errors), counted(eb, b.errors)) {
+                    sample_cells[usize::from(!pa)][usize::from(!pb)] += 1;
+                }
+            }
             if ta.outcome == TaskOutcome::Excluded || tb.outcome == TaskOutcome::Excluded {
                 continue;
             }
@@ -284,6 +294,7 @@ impl SideDiff {
             rate_a: rate_info(a),
             rate_b: rate_info(b),
             contingency: cells,
+            sample_contingency: sample_cells,
             mcnemar: m,
             p_value,
             p_method,
@@ -299,6 +310,17 @@ impl SideDiff {
     /// Paired tasks.
     pub fn n_pairs(&self) -> u64 {
         self.contingency.iter().flatten().sum()
+    }
+}
+
+/// Whether an epoch passed, or `None` when the error policy leaves it out.
+fn counted(o: verity_model::Outcome, policy: verity_model::ErrorPolicy) -> Option<bool> {
+    match o {
+        verity_model::Outcome::Pass => Some(true),
+        verity_model::Outcome::Fail => Some(false),
+        verity_model::Outcome::Error => {
+            (policy == verity_model::ErrorPolicy::Fail).then_some(false)
+        }
     }
 }
 

@@ -123,6 +123,13 @@ pub fn render_diff_table(diffs: &[SideDiff]) -> String {
             d.p_value,
             d.p_method.as_str()
         );
+        if d.a.epochs > 1 || d.b.epochs > 1 {
+            let [[sb, sa], [sbo, sn]] = d.sample_contingency;
+            let _ = writeln!(
+                out,
+                "samples paired by task and epoch: both pass {sb}, A only {sa}, B only {sbo}, neither {sn}"
+            );
+        }
         let rows: Vec<[String; 5]> = d
             .metrics
             .iter()

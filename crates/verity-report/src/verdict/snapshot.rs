@@ -89,6 +89,17 @@ impl TaskResult {
         counted.iter().any(|p| *p) && counted.iter().any(|p| !*p)
     }
 
+    /// Each epoch's outcome in epoch order; a one-epoch result (whose `epochs` is empty) gives
+    /// its outcome, an excluded one nothing.
+    pub fn epoch_outcomes(&self) -> impl Iterator<Item = Outcome> + '_ {
+        let single = match (self.epochs.is_empty(), self.outcome) {
+            (true, TaskOutcome::Pass) => Some(Outcome::Pass),
+            (true, TaskOutcome::Fail) => Some(Outcome::Fail),
+            _ => None,
+        };
+        self.epochs.iter().copied().chain(single)
+    }
+
     /// The task's share of the pass rate: (passing samples, counted samples).
     pub fn pass_parts(&self, policy: ErrorPolicy) -> (f64, f64) {
         if self.epochs.is_empty() {

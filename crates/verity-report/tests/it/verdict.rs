@@ -288,6 +288,14 @@ fn noise_comes_from_epochs_history_and_the_bootstrap() {
     let b = snapshot("b", "h1", &c2);
     let history = vec![snapshot("h1", "h1", &c), snapshot("h2", "h1", &c2)];
     let d = SideDiff::new(&a, &b, &history);
+    // Tasks t00 and t01 fail in both (one epoch each fails), so the task table is concordant;
+    // by samples, t00's first epoch passed in `a` only.
+    assert_eq!(d.contingency, [[8, 0], [0, 2]]);
+    assert_eq!(d.sample_contingency, [[17, 1], [0, 2]]);
+    assert!(
+        render_diff_table(std::slice::from_ref(&d))
+            .contains("samples paired by task and epoch: both pass 17, A only 1")
+    );
     let f1 = d.metric("f1").unwrap();
     let methods: Vec<&NoiseMethod> = f1.noise.iter().map(|n| &n.method).collect();
     assert!(

@@ -34,6 +34,7 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
             let store = open_existing(&db)?;
             let id = store.resolve_run(run)?;
             let meta = store.load_run_meta(&id)?;
+            preflight(Path::new(&meta.suite_path), &a.gating)?;
             if meta.status == RunStatus::Completed {
                 eprintln!("run {id} is already complete; nothing to resume");
                 return Ok(exit::OK);
