@@ -181,17 +181,9 @@ pub struct RunArgs {
     pub db: DbArgs,
 }
 
-/// Gates on a finished run: shared by `run` and `report` (with `--baseline`) and `compare`.
-/// Exit 1 when a gate fails; the suite's `[[gates]]` always apply.
+/// The gates the command line adds to a run's (or to `compare`'s B): exit 1 when one fails.
 #[derive(Debug, Args, Clone, Default)]
-pub struct GateArgs {
-    /// Compare with the suite's baseline.toml and apply the baseline gates (without it they
-    /// apply only when the file exists). A missing baseline is an error.
-    #[arg(long)]
-    pub baseline: bool,
-    /// The baseline file to compare with, instead of the suite's (implies --baseline).
-    #[arg(long, value_name = "FILE")]
-    pub baseline_file: Option<PathBuf>,
+pub struct GateFlags {
     /// A gate: METRIC>=VALUE or METRIC<=VALUE, METRIC@VARIANT for one variant (repeatable).
     /// Metrics: pass_rate, criterion:NAME, category:NAME, precision, recall, f1, macro_f1,
     /// group:NAME, group_mean:NAME, latency_p50_ms, latency_p95_ms, mcnemar_p, regressions.
@@ -201,12 +193,27 @@ pub struct GateArgs {
     /// or more from the baseline, or a task that passed there fails now (flaky ones aside).
     #[arg(long)]
     pub fail_on_regression: bool,
-    /// The largest drop --fail-on-regression accepts, as a fraction (0.05: five points).
+    /// The drop that fails --fail-on-regression, as a fraction (0.05: five points).
     #[arg(long, value_name = "DROP", default_value_t = 0.05)]
     pub threshold: f64,
     /// Fail when any variant's pass rate is below this fraction: the gate `pass_rate>=RATE`.
     #[arg(long, value_name = "RATE")]
     pub fail_under: Option<f64>,
+}
+
+/// Gates on a stored run (`run`, `report`): the command line's, and the suite's baseline.
+/// The suite's `[[gates]]` always apply.
+#[derive(Debug, Args, Clone, Default)]
+pub struct GateArgs {
+    #[command(flatten)]
+    pub flags: GateFlags,
+    /// Compare with the suite's baseline.toml and apply the baseline gates (without it they
+    /// apply only when the file exists). A missing baseline is an error.
+    #[arg(long)]
+    pub baseline: bool,
+    /// The baseline file to compare with, instead of the suite's (implies --baseline).
+    #[arg(long, value_name = "FILE")]
+    pub baseline_file: Option<PathBuf>,
 }
 
 /// How samples are executed: shared by `run` and `retry`.
@@ -459,15 +466,9 @@ pub struct CompareArgs {
     /// Write to this file instead of standard output (replaced if it exists).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Gate B against A as its baseline (exit 1 when a gate fails).
-    #[arg(long = "gate", value_name = "EXPR")]
-    pub gates: Vec<String>,
-    /// Fail when B's pass rate (or P/R/F1) drops by --threshold or more from A's, or a task
-    /// that passed in A fails in B.
-    #[arg(long)]
-    pub fail_on_regression: bool,
-    #[arg(long, value_name = "DROP", default_value_t = 0.05)]
-    pub threshold: f64,
+    /// Gates on B, with A as its baseline.
+    #[command(flatten)]
+    pub gating: GateFlags,
     #[command(flatten)]
     pub db: DbArgs,
 }

@@ -7,15 +7,14 @@ use verity_report::{
     render_diff_markdown, render_diff_table,
 };
 
-use super::verdict::{check_threshold, cli_gates, conclude, history, like, load};
+use super::verdict::{cli_gates, conclude, history, like, load};
 use super::{open_existing_read_only, write_out};
 use crate::cli::{CompareArgs, Format};
 use crate::config::Config;
 use crate::{CliError, exit};
 
 pub(super) fn compare(a: CompareArgs, config: &Config) -> Result<u8, CliError> {
-    check_threshold(a.threshold)?;
-    let mut gates = cli_gates(&a.gates, None)?;
+    let mut gates = cli_gates(&a.gating)?;
     let store = open_existing_read_only(&a.db.path(config))?;
     let (run_a, var_a) = split_side(&a.a);
     let (run_b, var_b) = split_side(&a.b);
@@ -42,9 +41,9 @@ pub(super) fn compare(a: CompareArgs, config: &Config) -> Result<u8, CliError> {
         .map(|(x, y)| SideDiff::new(x, y, &like(&earlier, y)))
         .collect();
     let current: Vec<Snapshot> = pairs.iter().map(|(_, y)| (*y).clone()).collect();
-    if a.fail_on_regression {
+    if a.gating.fail_on_regression {
         gates.extend(regression_gates(
-            a.threshold,
+            a.gating.threshold,
             &current,
             "--fail-on-regression",
         ));

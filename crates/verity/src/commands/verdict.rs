@@ -10,7 +10,7 @@ use verity_report::{
 };
 use verity_store::Store;
 
-use crate::cli::GateArgs;
+use crate::cli::{GateArgs, GateFlags};
 use crate::{CliError, exit};
 
 /// The file a suite's baseline lives in, at the suite's root.
@@ -137,19 +137,19 @@ pub(super) fn read_baseline(path: &Path) -> Result<Option<Baseline>, CliError> {
     })
 }
 
-/// The gates the command line adds: `--gate` expressions and `--fail-under`.
-pub(super) fn cli_gates(
-    gates: &[String],
-    fail_under: Option<f64>,
-) -> Result<Vec<GateSpec>, CliError> {
+/// The gates the command line adds: `--gate` expressions and `--fail-under` (and checks
+/// `--threshold`); `--fail-on-regression`'s depend on what the run measured
+/// ([`regression_gates`]).
+pub(super) fn cli_gates(f: &GateFlags) -> Result<Vec<GateSpec>, CliError> {
+    check_threshold(f.threshold)?;
     let mut out = Vec::new();
-    for g in gates {
+    for g in &f.gates {
         out.push(
             GateSpec::parse_expr(g, "--gate")
                 .map_err(|e| CliError::usage(format!("--gate {g:?}: {e}")))?,
         );
     }
-    if let Some(r) = fail_under {
+    if let Some(r) = f.fail_under {
         if !(0.0..=1.0).contains(&r) {
             return Err(CliError::usage(format!(
                 "--fail-under takes a fraction from 0 to 1, got {r}"
@@ -163,7 +163,7 @@ pub(super) fn cli_gates(
     Ok(out)
 }
 
-pub(super) fn check_threshold(t: f64) -> Result<(), CliError> {
+fn check_threshold(t: f64) -> Result<(), CliError> {
     if (0.0..=1.0).contains(&t) {
         Ok(())
     } else {
@@ -176,8 +176,7 @@ pub(super) fn check_threshold(t: f64) -> Result<(), CliError> {
 /// Checks, before a run sends anything, what the gates will need: the flags, and a baseline
 /// that `--baseline` or `--fail-on-regression` asks for.
 pub(super) fn preflight(suite_path: &Path, a: &GateArgs) -> Result<(), CliError> {
-    cli_gates(&a.gates, a.fail_under)?;
-    check_threshold(a.threshold)?;
+    cli_gates(&a.flags)?;
     if a.wants_baseline() {
         let path = baseline_path(suite_path, a.baseline_file.as_deref())?;
         if read_baseline(&path)?.is_none() {
@@ -215,15 +214,15 @@ impl Judgement {
 impl GateArgs {
     /// Whether the command line asks for the baseline (a missing one is then an error).
     pub(super) fn wants_baseline(&self) -> bool {
-        self.baseline || self.baseline_file.is_some() || self.fail_on_regression
+        self.baseline || self.baseline_file.is_some() || self.flags.fail_on_regression
     }
 }
 
 /// Whether judging the run can have anything to say.
 pub(super) fn wanted(meta: &RunMeta, a: &GateArgs) -> bool {
     !meta.suite.gates.is_empty()
-        || !a.gates.is_empty()
-        || a.fail_under.is_some()
+        || !a.flags.gates.is_empty()
+        || a.flags.fail_under.is_some()
         || a.wants_baseline()
 }
 
@@ -239,9 +238,8 @@ pub(super) fn judge(
     if !wanted(&run.meta, a) {
         return Ok(None);
     }
-    check_threshold(a.threshold)?;
     let mut gates = run.meta.suite.gates.clone();
-    gates.extend(cli_gates(&a.gates, a.fail_under)?);
+    gates.extend(cli_gates(&a.flags)?);
     let current = run.snapshots(view);
     let required = a.wants_baseline();
     let needed = required || gates.iter().any(|g| g.baseline);
@@ -270,9 +268,9 @@ pub(super) fn judge(
             }
         }
     }
-    if a.fail_on_regression {
+    if a.flags.fail_on_regression {
         gates.extend(regression_gates(
-            a.threshold,
+            a.flags.threshold,
             &current,
             "--fail-on-regression",
         ));

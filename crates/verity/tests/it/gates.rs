@@ -74,11 +74,10 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
     );
 
     // The baseline is not replaced without --force; the refusal shows old and new.
-    let again = verity(d)
-        .args(["baseline", "save", "latest", "--db", "v.db"])
-        .output()
-        .unwrap();
-    assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
+    let again = run_code(
+        verity(d).args(["baseline", "save", "latest", "--db", "v.db"]),
+        2,
+    );
     assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
     assert!(stderr(&again).contains("metric"), "{}", stderr(&again));
 
@@ -88,8 +87,8 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
         r#""metadata": {"mock_response": "5", "rationale""#,
     );
     write_tree(d, &[("s/tasks.jsonl", &broken)]);
-    let gated = verity(d)
-        .args([
+    let gated = run_code(
+        verity(d).args([
             "run",
             "s",
             "-q",
@@ -101,10 +100,9 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
             "json",
             "--out",
             "r.json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(gated.status.code(), Some(1), "{}", stderr(&gated));
+        ]),
+        1,
+    );
     let err = stderr(&gated);
     assert!(err.contains("verdict: REGRESSION"), "{err}");
     assert!(err.contains("FAIL regressions <= 0 [default]: 1"), "{err}");
@@ -148,8 +146,8 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
         "{text}"
     );
     // …and gates like a run would.
-    let cg = verity(d)
-        .args([
+    let cg = run_code(
+        verity(d).args([
             "compare",
             "latest~1",
             "latest",
@@ -158,10 +156,9 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
             "--fail-on-regression",
             "--format",
             "json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(cg.status.code(), Some(1), "{}", stderr(&cg));
+        ]),
+        1,
+    );
     let j: Value = serde_json::from_slice(&cg.stdout).unwrap();
     assert_eq!(j["gates"]["verdict"], "regression");
     assert_eq!(j["comparisons"][0]["flips"][0]["kind"], "regression");
@@ -176,18 +173,17 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
     );
 
     // `report` judges a stored run the same way.
-    let rep = verity(d)
-        .args([
+    let rep = run_code(
+        verity(d).args([
             "report",
             "latest",
             "--db",
             "v.db",
             "--baseline",
             "--fail-on-regression",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(rep.status.code(), Some(1), "{}", stderr(&rep));
+        ]),
+        1,
+    );
 
     // Replacing the baseline on purpose shows both sides; then the run passes again.
     let forced = run_ok(verity(d).args(["baseline", "save", "latest", "--db", "v.db", "--force"]));
@@ -217,11 +213,7 @@ fn suite_gates_and_command_line_gates_decide_the_exit_code() {
     let gated = format!("{SUITE}\n[[gates]]\nmetric = \"pass_rate\"\nmin = 0.9\n");
     write_tree(d, &[("s/suite.toml", &gated), ("s/tasks.jsonl", &tasks)]);
     // 3 of 4 pass: the suite's gate fails (exit 1) and says where it was declared.
-    let out = verity(d)
-        .args(["run", "s", "-q", "--db", "v.db"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = run_code(verity(d).args(["run", "s", "-q", "--db", "v.db"]), 1);
     assert!(
         stderr(&out)
             .contains("FAIL pass_rate >= 0.9 [default]: 0.75 — below 0.9  (suite.toml:10:1)"),
@@ -231,21 +223,16 @@ fn suite_gates_and_command_line_gates_decide_the_exit_code() {
 
     // A stored run keeps the gates it ran with.
     write_tree(d, &[("s/suite.toml", SUITE)]);
-    let stored = verity(d)
-        .args(["report", "latest", "--db", "v.db"])
-        .output()
-        .unwrap();
-    assert_eq!(stored.status.code(), Some(1), "{}", stderr(&stored));
+    let stored = run_code(verity(d).args(["report", "latest", "--db", "v.db"]), 1);
     // Without the suite's gate, --fail-under is one gate like any other.
     run_ok(verity(d).args(["run", "s", "-q", "--db", "v.db"]));
-    let fu = verity(d)
-        .args(["report", "latest", "--db", "v.db", "--fail-under", "0.8"])
-        .output()
-        .unwrap();
-    assert_eq!(fu.status.code(), Some(1), "{}", stderr(&fu));
+    let fu = run_code(
+        verity(d).args(["report", "latest", "--db", "v.db", "--fail-under", "0.8"]),
+        1,
+    );
     assert!(stderr(&fu).contains("(--fail-under)"), "{}", stderr(&fu));
-    let ok = verity(d)
-        .args([
+    let ok = run_code(
+        verity(d).args([
             "report",
             "latest",
             "--db",
@@ -254,24 +241,21 @@ fn suite_gates_and_command_line_gates_decide_the_exit_code() {
             "pass_rate>=0.75",
             "--gate",
             "criterion:equals@default>=0.7",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(ok.status.code(), Some(0), "{}", stderr(&ok));
+        ]),
+        0,
+    );
     assert!(stderr(&ok).contains("verdict: PASS"), "{}", stderr(&ok));
     // A metric the run did not measure cannot be judged: exit 2, verdict error.
-    let f1 = verity(d)
-        .args(["report", "latest", "--db", "v.db", "--gate", "f1>=0.5"])
-        .output()
-        .unwrap();
-    assert_eq!(f1.status.code(), Some(2), "{}", stderr(&f1));
+    let f1 = run_code(
+        verity(d).args(["report", "latest", "--db", "v.db", "--gate", "f1>=0.5"]),
+        2,
+    );
     assert!(stderr(&f1).contains("verdict: ERROR"), "{}", stderr(&f1));
     // A malformed gate is a usage error.
-    let bad = verity(d)
-        .args(["report", "latest", "--db", "v.db", "--gate", "f1=0.5"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    let bad = run_code(
+        verity(d).args(["report", "latest", "--db", "v.db", "--gate", "f1=0.5"]),
+        2,
+    );
     assert!(stderr(&bad).contains("METRIC>=VALUE"), "{}", stderr(&bad));
 }
 
@@ -280,11 +264,10 @@ fn a_missing_baseline_stops_a_run_before_it_starts() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     suite(d);
-    let out = verity(d)
-        .args(["run", "s", "-q", "--db", "v.db", "--baseline"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = run_code(
+        verity(d).args(["run", "s", "-q", "--db", "v.db", "--baseline"]),
+        2,
+    );
     assert!(
         stderr(&out).contains("no baseline at s/baseline.toml"),
         "{}",
@@ -293,11 +276,10 @@ fn a_missing_baseline_stops_a_run_before_it_starts() {
     assert!(!d.join("v.db").exists(), "nothing was stored");
     // A baseline that is not one says where.
     write_tree(d, &[("s/baseline.toml", "format = 1\nsuite = [\n")]);
-    let bad = verity(d)
-        .args(["run", "s", "-q", "--db", "v.db", "--baseline"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    let bad = run_code(
+        verity(d).args(["run", "s", "-q", "--db", "v.db", "--baseline"]),
+        2,
+    );
     assert!(
         stderr(&bad).contains("is not a verity baseline"),
         "{}",
@@ -322,21 +304,19 @@ fn compare_names_sides_and_refuses_what_it_cannot_pair() {
         "{}",
         stdout(&c)
     );
-    let unknown = verity(d)
-        .args(["compare", "latest:a", "latest:zz", "--db", "v.db"])
-        .output()
-        .unwrap();
-    assert_eq!(unknown.status.code(), Some(2));
+    let unknown = run_code(
+        verity(d).args(["compare", "latest:a", "latest:zz", "--db", "v.db"]),
+        2,
+    );
     assert!(
         stderr(&unknown).contains("has no stored samples of variant `zz` (it has: a, b)"),
         "{}",
         stderr(&unknown)
     );
-    let gone = verity(d)
-        .args(["compare", "latest~3", "latest", "--db", "v.db"])
-        .output()
-        .unwrap();
-    assert_eq!(gone.status.code(), Some(2));
+    let gone = run_code(
+        verity(d).args(["compare", "latest~3", "latest", "--db", "v.db"]),
+        2,
+    );
     assert!(
         stderr(&gone).contains("no run matches `latest~3`"),
         "{}",

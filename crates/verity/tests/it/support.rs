@@ -27,6 +27,19 @@ pub fn run_ok(cmd: &mut Command) -> Output {
     out
 }
 
+/// Runs `cmd` and checks it exits with `code`, showing its output when it does not.
+pub fn run_code(cmd: &mut Command, code: i32) -> Output {
+    let out = cmd.output().expect("spawn verity");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
