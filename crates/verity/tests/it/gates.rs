@@ -2,6 +2,7 @@
 //! mock provider whose answers a test edits to make tasks regress.
 
 use std::path::Path;
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -24,6 +25,16 @@ const TASKS: &str = r#"{"id": "add", "input": "2 + 2", "target": "4", "metadata"
 {"id": "hello", "input": "say hi", "target": "hi"}
 "#;
 
+fn stderr_has(o: &Output, want: &str) {
+    let text = stderr(o);
+    assert!(text.contains(want), "no {want:?} in:\n{text}");
+}
+
+fn stdout_has(o: &Output, want: &str) {
+    let text = stdout(o);
+    assert!(text.contains(want), "no {want:?} in:\n{text}");
+}
+
 fn suite(dir: &Path) {
     write_tree(dir, &[("s/suite.toml", SUITE), ("s/tasks.jsonl", TASKS)]);
 }
@@ -43,11 +54,7 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
 
     // Saved at the suite's root, shown, and not part of the suite's hash.
     let saved = run_ok(verity(d).args(["baseline", "save", "latest", "--db", "v.db"]));
-    assert!(
-        stderr(&saved).contains("wrote s/baseline.toml"),
-        "{}",
-        stderr(&saved)
-    );
+    stderr_has(&saved, "wrote s/baseline.toml");
     let shown = run_ok(verity(d).args(["baseline", "show", "s"]));
     let pass_rate = stdout(&shown)
         .lines()
@@ -78,8 +85,8 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
         verity(d).args(["baseline", "save", "latest", "--db", "v.db"]),
         2,
     );
-    assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
-    assert!(stderr(&again).contains("metric"), "{}", stderr(&again));
+    stderr_has(&again, "--force");
+    stderr_has(&again, "metric");
 
     // The model now gets `add` wrong: the suite changes, and the task regresses.
     let broken = TASKS.replace(
@@ -166,14 +173,10 @@ fn a_saved_baseline_catches_a_regressed_task_and_compare_names_it() {
     let md = run_ok(verity(d).args([
         "compare", "latest~1", "latest", "--db", "v.db", "--format", "md",
     ]));
-    assert!(
-        stdout(&md).contains("| `add` | pass → fail |"),
-        "{}",
-        stdout(&md)
-    );
+    stdout_has(&md, "| `add` | pass → fail |");
 
     // `report` judges a stored run the same way.
-    let rep = run_code(
+    run_code(
         verity(d).args([
             "report",
             "latest",
@@ -223,14 +226,14 @@ fn suite_gates_and_command_line_gates_decide_the_exit_code() {
 
     // A stored run keeps the gates it ran with.
     write_tree(d, &[("s/suite.toml", SUITE)]);
-    let stored = run_code(verity(d).args(["report", "latest", "--db", "v.db"]), 1);
+    run_code(verity(d).args(["report", "latest", "--db", "v.db"]), 1);
     // Without the suite's gate, --fail-under is one gate like any other.
     run_ok(verity(d).args(["run", "s", "-q", "--db", "v.db"]));
     let fu = run_code(
         verity(d).args(["report", "latest", "--db", "v.db", "--fail-under", "0.8"]),
         1,
     );
-    assert!(stderr(&fu).contains("(--fail-under)"), "{}", stderr(&fu));
+    stderr_has(&fu, "(--fail-under)");
     let ok = run_code(
         verity(d).args([
             "report",
@@ -244,19 +247,19 @@ fn suite_gates_and_command_line_gates_decide_the_exit_code() {
         ]),
         0,
     );
-    assert!(stderr(&ok).contains("verdict: PASS"), "{}", stderr(&ok));
+    stderr_has(&ok, "verdict: PASS");
     // A metric the run did not measure cannot be judged: exit 2, verdict error.
     let f1 = run_code(
         verity(d).args(["report", "latest", "--db", "v.db", "--gate", "f1>=0.5"]),
         2,
     );
-    assert!(stderr(&f1).contains("verdict: ERROR"), "{}", stderr(&f1));
+    stderr_has(&f1, "verdict: ERROR");
     // A malformed gate is a usage error.
     let bad = run_code(
         verity(d).args(["report", "latest", "--db", "v.db", "--gate", "f1=0.5"]),
         2,
     );
-    assert!(stderr(&bad).contains("METRIC>=VALUE"), "{}", stderr(&bad));
+    stderr_has(&bad, "METRIC>=VALUE");
 }
 
 #[test]
@@ -268,11 +271,7 @@ fn a_missing_baseline_stops_a_run_before_it_starts() {
         verity(d).args(["run", "s", "-q", "--db", "v.db", "--baseline"]),
         2,
     );
-    assert!(
-        stderr(&out).contains("no baseline at s/baseline.toml"),
-        "{}",
-        stderr(&out)
-    );
+    stderr_has(&out, "no baseline at s/baseline.toml");
     assert!(!d.join("v.db").exists(), "nothing was stored");
     // A baseline that is not one says where.
     write_tree(d, &[("s/baseline.toml", "format = 1\nsuite = [\n")]);
@@ -280,12 +279,8 @@ fn a_missing_baseline_stops_a_run_before_it_starts() {
         verity(d).args(["run", "s", "-q", "--db", "v.db", "--baseline"]),
         2,
     );
-    assert!(
-        stderr(&bad).contains("is not a verity baseline"),
-        "{}",
-        stderr(&bad)
-    );
-    assert!(stderr(&bad).contains("line 2"), "{}", stderr(&bad));
+    stderr_has(&bad, "is not a verity baseline");
+    stderr_has(&bad, "line 2");
 }
 
 #[test]
@@ -299,29 +294,20 @@ fn compare_names_sides_and_refuses_what_it_cannot_pair() {
     run_ok(verity(d).args(["run", "s", "-q", "--db", "v.db"]));
     // Two variants of one run.
     let c = run_ok(verity(d).args(["compare", "latest:a", "latest:b", "--db", "v.db"]));
-    assert!(
-        stdout(&c).contains("WARNING: different prompts"),
-        "{}",
-        stdout(&c)
-    );
+    stdout_has(&c, "WARNING: different prompts");
     let unknown = run_code(
         verity(d).args(["compare", "latest:a", "latest:zz", "--db", "v.db"]),
         2,
     );
-    assert!(
-        stderr(&unknown).contains("has no stored samples of variant `zz` (it has: a, b)"),
-        "{}",
-        stderr(&unknown)
+    stderr_has(
+        &unknown,
+        "has no stored samples of variant `zz` (it has: a, b)",
     );
     let gone = run_code(
         verity(d).args(["compare", "latest~3", "latest", "--db", "v.db"]),
         2,
     );
-    assert!(
-        stderr(&gone).contains("no run matches `latest~3`"),
-        "{}",
-        stderr(&gone)
-    );
+    stderr_has(&gone, "no run matches `latest~3`");
 }
 
 /// The example suite ships its baseline: a run of it from a clean clone passes its gates (a
