@@ -10,6 +10,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod claims;
 pub mod swift;
 pub mod text;
 
@@ -26,6 +27,7 @@ pub const KINDS: &[&str] = &[
     "json-valid",
     "identical",
     "swift",
+    "claims",
 ];
 
 /// The option keys each kind accepts (every kind also takes `name`, handled by the loader).
@@ -43,6 +45,7 @@ fn allowed_options(kind: &str) -> &'static [&'static str] {
         "json-valid" => &["extract"],
         "identical" => &["normalize"],
         "swift" => swift::OPTION_KEYS,
+        "claims" => claims::OPTION_KEYS,
         _ => &[],
     }
 }
@@ -76,6 +79,10 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
     }
     if spec.kind == "swift" {
         issues.extend(swift::check_options(&spec.options));
+        return issues;
+    }
+    if spec.kind == "claims" {
+        issues.extend(claims::check_options(&spec.options));
         return issues;
     }
     let o = &spec.options;
@@ -143,6 +150,7 @@ pub fn check_task(spec: &ScorerSpec, task: &Task) -> Vec<ConfigIssue> {
     let mut issues = Vec::new();
     match spec.kind.as_str() {
         "swift" => issues.extend(swift::check_task(task)),
+        "claims" => issues.extend(claims::check_task(task)),
         "regex" => {
             let opts = TextOpts::from_options(&spec.options);
             match task.expect.get("regex") {
@@ -220,6 +228,7 @@ pub fn criteria(spec: &ScorerSpec) -> Option<Vec<String>> {
                     .collect(),
             );
         }
+        "claims" => return Some(claims::CRITERIA.iter().map(|c| (*c).to_owned()).collect()),
         _ => return None,
     };
     Some(vec![

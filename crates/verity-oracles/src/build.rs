@@ -56,6 +56,10 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
             raw: o.get("extract").and_then(Value::as_str) == Some("raw"),
         }),
         "swift" => Box::new(verity_swift::SwiftScorer::from_options(&name, o)?),
+        "claims" => Box::new(crate::claims::Claims {
+            name,
+            opts: verity_catalog::claims::ClaimsOpts::from_options(o),
+        }),
         "identical" => Box::new(Identical {
             name,
             criterion,

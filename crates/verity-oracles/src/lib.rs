@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 
 mod build;
+pub mod claims;
 mod common;
 mod text;
 
