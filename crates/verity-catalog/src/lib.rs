@@ -28,6 +28,7 @@ pub const KINDS: &[&str] = &[
     "identical",
     "swift",
     "claims",
+    "stability",
 ];
 
 /// The option keys each kind accepts (every kind also takes `name`, handled by the loader).
@@ -46,6 +47,7 @@ fn allowed_options(kind: &str) -> &'static [&'static str] {
         "identical" => &["normalize"],
         "swift" => swift::OPTION_KEYS,
         "claims" => claims::OPTION_KEYS,
+        "stability" => &["by", "compare", "tail"],
         _ => &[],
     }
 }
@@ -133,6 +135,31 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
                 "`extract` must be \"auto\" or \"raw\"",
             )),
         },
+        "stability" => {
+            if let Some(v) = o.get("by")
+                && !v.as_str().is_some_and(|s| !s.trim().is_empty())
+            {
+                issues.push(ConfigIssue::new(
+                    Some("by"),
+                    "`by` must name a metadata key (default \"perturbation_of\")",
+                ));
+            }
+            match o.get("compare").map(|v| v.as_str()) {
+                None | Some(Some("claims" | "json" | "text")) => {}
+                _ => issues.push(ConfigIssue::new(
+                    Some("compare"),
+                    "`compare` must be \"claims\", \"json\" or \"text\"",
+                )),
+            }
+            if let Some(v) = o.get("tail")
+                && !v.as_u64().is_some_and(|t| (1..=16).contains(&t))
+            {
+                issues.push(ConfigIssue::new(
+                    Some("tail"),
+                    "`tail` must be a whole number of subject segments from 1 to 16",
+                ));
+            }
+        }
         "identical" => match o.get("normalize").map(|v| v.as_str()) {
             None | Some(Some("none" | "trim" | "json")) => {}
             _ => issues.push(ConfigIssue::new(
@@ -213,6 +240,7 @@ pub fn criteria(spec: &ScorerSpec) -> Option<Vec<String>> {
         "regex" => "regex",
         "json-valid" => "json_valid",
         "identical" => "identical",
+        "stability" => "stability",
         "swift" => {
             let renames = spec.options.get("criteria").and_then(Value::as_object);
             return Some(

@@ -56,6 +56,24 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
             raw: o.get("extract").and_then(Value::as_str) == Some("raw"),
         }),
         "swift" => Box::new(verity_swift::SwiftScorer::from_options(&name, o)?),
+        "stability" => Box::new(crate::stability::Stability {
+            name,
+            criterion,
+            by: o
+                .get("by")
+                .and_then(Value::as_str)
+                .unwrap_or("perturbation_of")
+                .to_owned(),
+            compare: o
+                .get("compare")
+                .and_then(Value::as_str)
+                .unwrap_or("claims")
+                .to_owned(),
+            tail: o
+                .get("tail")
+                .and_then(Value::as_u64)
+                .map_or(2, |t| t as usize),
+        }),
         "claims" => Box::new(crate::claims::Claims {
             name,
             opts: verity_catalog::claims::ClaimsOpts::from_options(o),

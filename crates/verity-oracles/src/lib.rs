@@ -15,6 +15,7 @@
 mod build;
 pub mod claims;
 mod common;
+mod stability;
 mod text;
 
 pub use build::build;
