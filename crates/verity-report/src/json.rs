@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use verity_model::{ErrorPolicy, OutcomeMode, SampleRecord, Score, ScoreStatus};
 use verity_stats::Alternative;
 
-use crate::view::{Comparison, Rate, RunView, TaskView};
+use crate::view::{Comparison, PrfCounts, Rate, RunView, TaskView};
 
 /// The version of the JSON report's shape. Additive changes (a new field) keep it; renaming,
 /// removing or re-defining a field bumps it.
@@ -176,10 +176,38 @@ fn task(view: &RunView, t: &TaskView) -> Value {
         "category": t.category,
         "metadata": t.metadata,
         "in_suite": t.in_suite,
-        "variants": t.variants.iter().map(|v| (v.variant.clone(), json!({
-            "outcome": v.outcome.as_str(),
-            "epochs": v.epochs.iter().map(|s| epoch(view, s)).collect::<Vec<_>>(),
-        }))).collect::<Map<_, _>>(),
+        "variants": t.variants.iter().map(|v| {
+            let mut o = json!({
+                "outcome": v.outcome.as_str(),
+                "epochs": v.epochs.iter().map(|s| epoch(view, s)).collect::<Vec<_>>(),
+            });
+            // The task's own precision / recall / F1, per counting criterion.
+            let prf: Map<String, Value> = view
+                .prf
+                .iter()
+                .map(|p| (p.key.clone(), prf_json(&crate::view::prf_of(&v.epochs, &p.scorer, &p.criterion))))
+                .filter(|(_, c)| c["samples"] != json!(0))
+                .collect();
+            if !prf.is_empty() {
+                o["prf"] = Value::Object(prf);
+            }
+            (v.variant.clone(), o)
+        }).collect::<Map<_, _>>(),
+    })
+}
+
+fn prf_json(k: &PrfCounts) -> Value {
+    json!({
+        "samples": k.samples,
+        "tp": k.tp,
+        "fp": k.fp,
+        "fn": k.fn_,
+        "precision": k.micro.map(|m| m.precision),
+        "recall": k.micro.map(|m| m.recall),
+        "f1": k.micro.map(|m| m.f1),
+        "macro_precision": k.macro_precision,
+        "macro_recall": k.macro_recall,
+        "macro_f1": k.macro_f1,
     })
 }
 
@@ -229,16 +257,10 @@ fn aggregate(view: &RunView) -> Value {
             "key": p.key,
             "scorer": p.scorer,
             "criterion": p.criterion,
-            "variants": p.per_variant.iter().map(|(v, k)| (v.clone(), json!({
-                "samples": k.samples,
-                "tp": k.tp,
-                "fp": k.fp,
-                "fn": k.fn_,
-                "precision": k.micro.map(|m| m.precision),
-                "recall": k.micro.map(|m| m.recall),
-                "f1": k.micro.map(|m| m.f1),
-                "macro_f1": k.macro_f1,
-            }))).collect::<Map<_, _>>(),
+            "variants": p.per_variant.iter().map(|(v, k)| (v.clone(), prf_json(k))).collect::<Map<_, _>>(),
+            "categories": p.per_category.iter().map(|(c, per)| (c.clone(), Value::Object(
+                per.iter().map(|(v, k)| (v.clone(), prf_json(k))).collect(),
+            ))).collect::<Map<_, _>>(),
         })).collect::<Vec<_>>(),
         "groups": view.groups.iter().map(|g| json!({
             "scope": g.scope,

@@ -56,5 +56,5 @@ pub use view::{
     GroupCounts, GroupFailure, GroupSummary, Header, Latency, NO_CATEGORY, OutcomeCounts,
     PrfCounts, PrfSummary, Rate, RunView, StatusCounts, TaskOutcome, TaskVariant, TaskView,
     VariantInfo, VariantSummary, Winner, evidence_location, full_detail, one_line, pass_rate,
-    score_detail,
+    prf_of, score_detail,
 };

@@ -499,44 +499,82 @@ fn prf(view: &RunView, out: &mut String) {
     }
     out.push_str("## Precision / recall / F1\n\n");
     out.push_str(
-        "Micro values come from the `tp` / `fp` / `fn` counts summed over samples; macro F1 is \
-         the mean of the per-sample F1.\n\n",
+        "Micro values come from the `tp` / `fp` / `fn` counts summed over samples; macro values \
+         are the means of the per-sample values.\n\n",
     );
     let opt = |x: Option<f64>| x.map(fmt::num).unwrap_or_else(|| "-".into());
+    let row = |first: Vec<String>, k: &crate::view::PrfCounts| {
+        let mut r = first;
+        r.extend([
+            k.samples.to_string(),
+            fmt::count(k.tp),
+            fmt::count(k.fp),
+            fmt::count(k.fn_),
+            opt(k.micro.map(|m| m.precision)),
+            opt(k.micro.map(|m| m.recall)),
+            opt(k.micro.map(|m| m.f1)),
+            opt(k.macro_precision),
+            opt(k.macro_recall),
+            opt(k.macro_f1),
+        ]);
+        r
+    };
+    let numbers = [
+        "Samples",
+        "TP",
+        "FP",
+        "FN",
+        "Precision",
+        "Recall",
+        "F1 (micro)",
+        "P (macro)",
+        "R (macro)",
+        "F1 (macro)",
+    ];
+    let header = |lead: &[&'static str]| -> (Vec<&'static str>, Vec<bool>) {
+        let h: Vec<&str> = lead.iter().copied().chain(numbers).collect();
+        let right: Vec<bool> = lead
+            .iter()
+            .map(|_| false)
+            .chain(numbers.iter().map(|_| true))
+            .collect();
+        (h, right)
+    };
     let mut rows = Vec::new();
     for p in &view.prf {
         for (v, k) in &p.per_variant {
-            rows.push(vec![
-                code(&p.key),
-                code(v),
-                k.samples.to_string(),
-                fmt::count(k.tp),
-                fmt::count(k.fp),
-                fmt::count(k.fn_),
-                opt(k.micro.map(|m| m.precision)),
-                opt(k.micro.map(|m| m.recall)),
-                opt(k.micro.map(|m| m.f1)),
-                opt(k.macro_f1),
-            ]);
+            rows.push(row(vec![code(&p.key), code(v)], k));
         }
     }
-    table(
-        out,
-        &[
-            "Criterion",
-            "Variant",
-            "Samples",
-            "TP",
-            "FP",
-            "FN",
-            "Precision",
-            "Recall",
-            "F1 (micro)",
-            "F1 (macro)",
-        ],
-        &[false, false, true, true, true, true, true, true, true, true],
-        rows,
-    );
+    let (h, right) = header(&["Criterion", "Variant"]);
+    table(out, &h, &right, rows);
+    if view.prf.iter().any(|p| p.per_category.len() > 1) {
+        out.push_str("### By category\n\n");
+        let mut rows = Vec::new();
+        for p in &view.prf {
+            for (c, per) in &p.per_category {
+                for (v, k) in per {
+                    rows.push(row(vec![code(&p.key), escape_text(c), code(v)], k));
+                }
+            }
+        }
+        let (h, right) = header(&["Criterion", "Category", "Variant"]);
+        table(out, &h, &right, rows);
+    }
+    out.push_str("### By task\n\n");
+    let mut rows = Vec::new();
+    for t in &view.tasks {
+        for tv in &t.variants {
+            for p in &view.prf {
+                let k = crate::view::prf_of(&tv.epochs, &p.scorer, &p.criterion);
+                if k.samples > 0 {
+                    rows.push(row(vec![code(&t.id), code(&p.key), code(&tv.variant)], &k));
+                }
+            }
+        }
+    }
+    let (h, right) = header(&["Task", "Criterion", "Variant"]);
+    table(out, &h, &right, rows);
 }
 
 fn groups(view: &RunView, out: &mut String) {

@@ -539,6 +539,42 @@ fn prf(view: &RunView, st: &Styler, out: &mut String) {
         }
     }
     g.render(out, st);
+    // By category, when there is more than one.
+    if view.prf.iter().all(|p| p.per_category.len() < 2) {
+        return;
+    }
+    section(out, st, "Precision / recall / F1 by category");
+    let mut g = Grid::new(vec![
+        ("criterion", L),
+        ("category", L),
+        ("variant", L),
+        ("samples", R),
+        ("precision", R),
+        ("recall", R),
+        ("F1 micro", R),
+    ]);
+    for p in &view.prf {
+        for (ci, (c, per)) in p.per_category.iter().enumerate() {
+            for (vi, (v, k)) in per.iter().enumerate() {
+                let opt = |x: Option<f64>| x.map(fmt::num).unwrap_or_else(|| "-".into());
+                g.row(vec![
+                    if ci == 0 && vi == 0 {
+                        p.key.clone()
+                    } else {
+                        String::new()
+                    }
+                    .into(),
+                    if vi == 0 { c.clone() } else { String::new() }.into(),
+                    v.as_str().into(),
+                    k.samples.to_string().into(),
+                    opt(k.micro.map(|m| m.precision)).into(),
+                    opt(k.micro.map(|m| m.recall)).into(),
+                    opt(k.micro.map(|m| m.f1)).into(),
+                ]);
+            }
+        }
+    }
+    g.render(out, st);
 }
 
 fn groups(view: &RunView, opts: &TableOptions, st: &Styler, out: &mut String) {

@@ -374,7 +374,6 @@ impl<'a> Builder<'a> {
     }
 
     fn prf(&self) -> Vec<PrfSummary> {
-        let carries = |sc: &Score| PRF_METRICS.iter().any(|m| sc.metrics.contains_key(*m));
         let counting: Vec<&(String, String)> = self
             .criteria
             .iter()
@@ -385,45 +384,32 @@ impl<'a> Builder<'a> {
                     .any(|sc| &sc.scorer == scorer && &sc.criterion == criterion && carries(sc))
             })
             .collect();
+        let mut categories: Vec<String> =
+            self.task_ids.iter().map(|t| self.category_of(t)).collect();
+        categories.sort();
+        categories.dedup();
         counting
             .into_iter()
             .map(|(scorer, criterion)| {
                 let per_variant = self
                     .variant_names
                     .iter()
-                    .map(|v| {
-                        let (mut tp, mut fp, mut fn_) = (0.0, 0.0, 0.0);
-                        let mut f1s = Vec::new();
-                        for s in self.of_variant(v) {
-                            let mut found = false;
-                            let (mut stp, mut sfp, mut sfn) = (0.0, 0.0, 0.0);
-                            for sc in &s.scores {
-                                if &sc.scorer == scorer && &sc.criterion == criterion && carries(sc)
-                                {
-                                    found = true;
-                                    stp += metric(sc, "tp");
-                                    sfp += metric(sc, "fp");
-                                    sfn += metric(sc, "fn");
-                                }
-                            }
-                            if found {
-                                tp += stp;
-                                fp += sfp;
-                                fn_ += sfn;
-                                f1s.push(prf(stp, sfp, sfn).f1);
-                            }
-                        }
-                        let samples = f1s.len() as u64;
-                        let counts = PrfCounts {
-                            samples,
-                            tp,
-                            fp,
-                            fn_,
-                            micro: (samples > 0).then(|| prf(tp, fp, fn_)),
-                            macro_f1: (samples > 0)
-                                .then(|| f1s.iter().sum::<f64>() / samples as f64),
-                        };
-                        (v.clone(), counts)
+                    .map(|v| (v.clone(), prf_counts(self.of_variant(v), scorer, criterion)))
+                    .collect();
+                let per_category = categories
+                    .iter()
+                    .map(|c| {
+                        let per_variant = self
+                            .variant_names
+                            .iter()
+                            .map(|v| {
+                                let of = self
+                                    .of_variant(v)
+                                    .filter(|s| &self.category_of(&s.key.task_id) == c);
+                                (v.clone(), prf_counts(of, scorer, criterion))
+                            })
+                            .collect();
+                        (c.clone(), per_variant)
                     })
                     .collect();
                 PrfSummary {
@@ -431,6 +417,7 @@ impl<'a> Builder<'a> {
                     scorer: scorer.clone(),
                     criterion: criterion.clone(),
                     per_variant,
+                    per_category,
                 }
             })
             .collect()
@@ -624,6 +611,60 @@ impl<'a> Builder<'a> {
             notes,
         }
     }
+}
+
+/// Whether a score carries precision / recall counts.
+fn carries(sc: &Score) -> bool {
+    PRF_METRICS.iter().any(|m| sc.metrics.contains_key(*m))
+}
+
+/// Precision / recall counts of one counting criterion over `samples`: micro from the summed
+/// counts, macro as the mean of the per-sample values.
+pub(super) fn prf_counts<'s>(
+    samples: impl Iterator<Item = &'s SampleRecord>,
+    scorer: &str,
+    criterion: &str,
+) -> PrfCounts {
+    let (mut tp, mut fp, mut fn_) = (0.0, 0.0, 0.0);
+    let mut per_sample = Vec::new();
+    for s in samples {
+        let mut found = false;
+        let (mut stp, mut sfp, mut sfn) = (0.0, 0.0, 0.0);
+        for sc in &s.scores {
+            if sc.scorer == scorer && sc.criterion == criterion && carries(sc) {
+                found = true;
+                stp += metric(sc, "tp");
+                sfp += metric(sc, "fp");
+                sfn += metric(sc, "fn");
+            }
+        }
+        if found {
+            tp += stp;
+            fp += sfp;
+            fn_ += sfn;
+            per_sample.push(prf(stp, sfp, sfn));
+        }
+    }
+    let samples = per_sample.len() as u64;
+    let mean = |f: fn(&verity_stats::Prf) -> f64| {
+        (samples > 0).then(|| per_sample.iter().map(f).sum::<f64>() / samples as f64)
+    };
+    PrfCounts {
+        samples,
+        tp,
+        fp,
+        fn_,
+        micro: (samples > 0).then(|| prf(tp, fp, fn_)),
+        macro_precision: mean(|p| p.precision),
+        macro_recall: mean(|p| p.recall),
+        macro_f1: mean(|p| p.f1),
+    }
+}
+
+/// [`PrfCounts`] of one counting criterion over some samples (one task's epochs: the
+/// fixture's own precision / recall / F1).
+pub fn prf_of(samples: &[SampleRecord], scorer: &str, criterion: &str) -> PrfCounts {
+    prf_counts(samples.iter(), scorer, criterion)
 }
 
 /// A `tp` / `fp` / `fn` metric; missing, negative or non-finite values count as 0.

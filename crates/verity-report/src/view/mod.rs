@@ -10,6 +10,7 @@ mod build;
 mod detail;
 mod types;
 
+pub use build::prf_of;
 pub use detail::{evidence_location, full_detail, one_line, score_detail};
 pub use types::{
     CategorySummary, Comparison, CriterionSummary, Discordant, FailedCriterion, FailedSample,

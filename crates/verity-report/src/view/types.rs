@@ -194,7 +194,9 @@ pub struct PrfCounts {
     pub fn_: f64,
     /// Micro: from the summed counts; `None` when no sample carried counts.
     pub micro: Option<Prf>,
-    /// The mean of the per-sample F1 values; `None` when no sample carried counts.
+    /// The means of the per-sample values; `None` when no sample carried counts.
+    pub macro_precision: Option<f64>,
+    pub macro_recall: Option<f64>,
     pub macro_f1: Option<f64>,
 }
 
@@ -205,6 +207,9 @@ pub struct PrfSummary {
     pub scorer: String,
     pub criterion: String,
     pub per_variant: Vec<(String, PrfCounts)>,
+    /// The same per task category ([`NO_CATEGORY`] for tasks without one), categories in
+    /// name order.
+    pub per_category: Vec<(String, Vec<(String, PrfCounts)>)>,
 }
 
 /// Group verdict counts of one variant.

@@ -686,14 +686,19 @@ fn collect_keys(
     use serde_json::Value;
     match v {
         Value::Object(m) => {
-            let data_keys = matches!(parent, Some("variants" | "criteria" | "metrics"));
+            let data_keys = matches!(
+                parent,
+                Some("variants" | "criteria" | "metrics" | "categories" | "prf")
+            );
             for (k, child) in m {
                 if matches!(k.as_str(), "metadata" | "arguments" | "result") {
                     out.insert(k.clone());
                     continue;
                 }
                 if data_keys {
-                    collect_keys(child, None, out);
+                    // A category's value is again a map by variant.
+                    let inner = (parent == Some("categories")).then_some("variants");
+                    collect_keys(child, inner, out);
                 } else {
                     out.insert(k.clone());
                     collect_keys(child, Some(k), out);
