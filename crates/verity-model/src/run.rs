@@ -49,6 +49,9 @@ pub struct RunOptions {
     /// Only the suite's quick subset ran (`--quick`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub quick: bool,
+    /// Only tasks of these categories ran (`--category`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub categories: Vec<String>,
     pub concurrency: usize,
     /// The variants run (all of the suite's when none were named).
     pub variants: Vec<String>,

@@ -62,8 +62,13 @@ pub enum PlanError {
     BadShard { index: u32, count: u32 },
     #[error("--epochs must be at least 1")]
     ZeroEpochs,
-    #[error("no task to run (check --filter / --limit / --shard)")]
+    #[error("no task to run (check --filter / --category / --limit / --shard)")]
     NoTasks,
+    #[error("--category `{category}`: no task of the suite has it (categories: {})", known.join(", "))]
+    UnknownCategory {
+        category: String,
+        known: Vec<String>,
+    },
     #[error("no provider for variant `{variant}`")]
     NoProvider { variant: String },
     #[error("prompt templates: {0}")]

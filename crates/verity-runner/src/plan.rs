@@ -16,6 +16,8 @@ pub struct PlanOptions {
     pub filter: Option<String>,
     /// Only the suite's `quick` subset (before `filter` and `limit`).
     pub quick: bool,
+    /// Only tasks of these categories (seed 003's `--categories`); empty: every task.
+    pub categories: Vec<String>,
     pub concurrency: usize,
     /// Run only this deterministic slice of the tasks.
     pub shard: Option<Shard>,
@@ -92,6 +94,9 @@ pub fn plan_from_run(meta: &verity_model::RunMeta, task_count: u64) -> Plan {
 #[derive(Debug)]
 pub struct TaskFilter {
     quick: Option<std::collections::HashSet<String>>,
+    categories: Option<std::collections::HashSet<String>>,
+    /// Every category the suite's tasks have, to name a `--category` that matched none.
+    seen_categories: std::collections::BTreeSet<String>,
     glob: Option<globset::GlobMatcher>,
     limit: Option<usize>,
     shard: Option<Shard>,
@@ -133,6 +138,9 @@ impl TaskFilter {
         }
         Ok(TaskFilter {
             quick,
+            categories: (!opts.categories.is_empty())
+                .then(|| opts.categories.iter().cloned().collect()),
+            seen_categories: Default::default(),
             glob,
             limit: opts.limit,
             shard: opts.shard,
@@ -140,9 +148,21 @@ impl TaskFilter {
         })
     }
 
-    /// Whether the run takes the next task of the suite, `id`.
-    pub fn accept(&mut self, id: &str) -> bool {
+    /// Whether the run takes the next task of the suite.
+    pub fn accept(&mut self, task: &verity_model::Task) -> bool {
+        let id = task.id.as_str();
+        if self.categories.is_some()
+            && let Some(c) = &task.category
+            && !self.seen_categories.contains(c)
+        {
+            self.seen_categories.insert(c.clone());
+        }
         if self.quick.as_ref().is_some_and(|q| !q.contains(id)) {
+            return false;
+        }
+        if let Some(cats) = &self.categories
+            && !task.category.as_ref().is_some_and(|c| cats.contains(c))
+        {
             return false;
         }
         if self.glob.as_ref().is_some_and(|g| !g.is_match(id)) {
@@ -155,6 +175,28 @@ impl TaskFilter {
         self.matched += 1;
         self.shard
             .is_none_or(|sh| position % sh.count as usize == sh.index as usize)
+    }
+}
+
+impl TaskFilter {
+    /// After every task was offered: a `--category` no task of the suite has is an error
+    /// (a typo would otherwise drop part of the run silently).
+    pub fn check_categories(&self) -> Result<(), PlanError> {
+        let Some(wanted) = &self.categories else {
+            return Ok(());
+        };
+        let mut unknown: Vec<&String> = wanted
+            .iter()
+            .filter(|c| !self.seen_categories.contains(*c))
+            .collect();
+        unknown.sort();
+        match unknown.first() {
+            None => Ok(()),
+            Some(c) => Err(PlanError::UnknownCategory {
+                category: (*c).clone(),
+                known: self.seen_categories.iter().cloned().collect(),
+            }),
+        }
     }
 }
 
@@ -194,6 +236,7 @@ pub fn narrow(
         limit: opts.limit,
         filter: opts.filter.clone(),
         quick: opts.quick,
+        categories: opts.categories.clone(),
         concurrency: opts.concurrency.max(1),
         variants: suite.variants.iter().map(|v| v.name.clone()).collect(),
         shard: opts.shard,

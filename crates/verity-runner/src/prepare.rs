@@ -144,12 +144,13 @@ pub fn prepare(path: &Path, req: &RunRequest, store: &mut Store) -> Result<Prepa
         return Err(e.into());
     }
     let loaded = loaded.map_err(PrepareError::Suite)?;
-    let Some(options) = sink.selection.take().map(|(options, _)| options) else {
+    let Some((options, filter)) = sink.selection.take() else {
         return Err(PlanError::NoVariant {
             suite: loaded.suite.name,
         }
         .into());
     };
+    filter.check_categories()?;
     let plan = Plan {
         run_id,
         suite_path: path.display().to_string(),
@@ -178,7 +179,7 @@ pub fn prepare_suite(
     let run_id = new_run_id();
     let mut stage = store.stage_tasks(&run_id)?;
     for task in &tasks {
-        let keep = filter.accept(&task.id);
+        let keep = filter.accept(task);
         stage.put(task, keep).map_err(|e| match e {
             StageError::Store(e) => PrepareError::Store(e),
             StageError::Duplicate { first, .. } => {
@@ -189,6 +190,7 @@ pub fn prepare_suite(
             }
         })?;
     }
+    filter.check_categories()?;
     let plan = Plan {
         run_id,
         suite_path: suite_path.to_owned(),
@@ -236,10 +238,7 @@ impl TaskSink for Sink<'_, '_> {
     }
 
     fn put(&mut self, task: &Task) -> Result<(), SinkError> {
-        let keep = self
-            .selection
-            .as_mut()
-            .is_some_and(|(_, f)| f.accept(&task.id));
+        let keep = self.selection.as_mut().is_some_and(|(_, f)| f.accept(task));
         self.stage.put(task, keep).map_err(|e| match e {
             StageError::Duplicate { first, .. } => SinkError::Duplicate { first },
             StageError::Store(e) => SinkError::Failed(Box::new(e)),
@@ -347,6 +346,30 @@ mod tests {
         let (p, ids) = prepared(s, opts).unwrap();
         assert_eq!(ids, ["t1", "t3"]);
         assert!(p.options.quick);
+    }
+
+    #[test]
+    fn categories_select_tasks_and_a_missing_one_is_named() {
+        let mut s = suite(6);
+        for (i, t) in s.tasks.iter_mut().enumerate() {
+            t.category = Some(["tls", "jwt", "negative"][i % 3].into());
+        }
+        let opts = PlanOptions {
+            categories: vec!["tls".into(), "negative".into()],
+            ..PlanOptions::default()
+        };
+        let (_, ids) = prepared(s.clone(), opts).unwrap();
+        assert_eq!(ids, ["t0", "t2", "t3", "t5"]);
+        let typo = PlanOptions {
+            categories: vec!["tls".into(), "jtw".into()],
+            ..PlanOptions::default()
+        };
+        let e = prepared(s, typo).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Usage);
+        assert_eq!(
+            e.to_string(),
+            "--category `jtw`: no task of the suite has it (categories: jwt, negative, tls)"
+        );
     }
 
     #[test]

@@ -334,6 +334,7 @@ impl Store {
             suite_path: base.suite_path.clone(),
             suite,
             options: RunOptions {
+                categories: Vec::new(),
                 shard: None,
                 ..base.options.clone()
             },

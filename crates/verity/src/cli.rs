@@ -117,7 +117,7 @@ pub struct RunArgs {
     #[arg(required_unless_present = "resume")]
     pub suite: Option<PathBuf>,
     /// Finish an interrupted run (Ctrl-C, crash, kill -9) without re-sending completed samples.
-    #[arg(long, value_name = "RUN", conflicts_with_all = ["suite", "variants", "epochs", "limit", "filter", "quick", "provider", "model", "base_url", "api_key_env", "command", "scorers", "shard"])]
+    #[arg(long, value_name = "RUN", conflicts_with_all = ["suite", "variants", "epochs", "limit", "filter", "quick", "categories", "provider", "model", "base_url", "api_key_env", "command", "scorers", "shard"])]
     pub resume: Option<String>,
     /// Run the K-th of N deterministic slices of the tasks (1-based), e.g. 2/4.
     #[arg(long, value_name = "K/N")]
@@ -137,6 +137,9 @@ pub struct RunArgs {
     /// Run only the suite's quick subset (its suite.toml's `quick` task ids).
     #[arg(long)]
     pub quick: bool,
+    /// Run only tasks of these categories (comma-separated or repeated).
+    #[arg(long = "category", value_name = "NAME", value_delimiter = ',')]
+    pub categories: Vec<String>,
     /// How many samples are in flight at once [default: 5, or verity.toml's]
     #[arg(long, short = 'j')]
     pub concurrency: Option<usize>,

@@ -142,6 +142,7 @@ pub fn meta() -> RunMeta {
         suite_path: "suites/swift".into(),
         options: RunOptions {
             quick: false,
+            categories: Vec::new(),
             epochs: 2,
             limit: None,
             filter: None,

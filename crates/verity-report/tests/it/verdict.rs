@@ -77,6 +77,7 @@ fn run(id: &str, hash: &str, counts: &Counts) -> (RunMeta, Vec<SampleRecord>) {
         suite_path: "suites/claims".into(),
         options: RunOptions {
             quick: false,
+            categories: Vec::new(),
             epochs: suite.epochs,
             limit: None,
             filter: None,

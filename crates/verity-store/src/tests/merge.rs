@@ -48,6 +48,7 @@ fn shard_meta(sp: &ShardSpec) -> RunMeta {
     m.suite.content_hash = sp.hash.into();
     m.suite.epochs = EPOCHS;
     m.options = RunOptions {
+        categories: Vec::new(),
         epochs: EPOCHS,
         concurrency: 4,
         variants: VARIANTS.iter().map(|v| v.to_string()).collect(),

@@ -89,6 +89,7 @@ fn prepare(
 ) -> Result<verity_runner::Plan, CliError> {
     let request = RunRequest {
         options: PlanOptions {
+            categories: a.categories.clone(),
             variants: a.variants.clone(),
             epochs: a.epochs,
             limit: a.limit,
