@@ -24,6 +24,18 @@ pub fn to_json_with(view: &RunView, extras: &Extras<'_>) -> Value {
         if let Some(d) = extras.baseline {
             o.insert("baseline_comparison".into(), crate::verdict::diff_json(d));
         }
+        if let Some(costs) = extras.costs {
+            o.insert(
+                "cost".into(),
+                json!({
+                    "variants": view.per_variant.iter().map(|v| (v.variant.clone(), json!({
+                        "input_tokens": v.tokens_in,
+                        "output_tokens": v.tokens_out,
+                        "usd": costs.iter().find(|(n, _)| n == &v.variant).and_then(|(_, c)| *c),
+                    }))).collect::<Map<_, _>>(),
+                }),
+            );
+        }
     }
     v
 }
@@ -33,6 +45,8 @@ pub fn to_json_with(view: &RunView, extras: &Extras<'_>) -> Value {
 pub struct Extras<'a> {
     pub gates: Option<&'a crate::verdict::GateReport>,
     pub baseline: Option<&'a [crate::verdict::SideDiff]>,
+    /// Each variant's cost in USD at list prices (`None`: no price known).
+    pub costs: Option<&'a [(String, Option<f64>)]>,
 }
 
 /// The run as a JSON document; see `docs/report-schema.md`.

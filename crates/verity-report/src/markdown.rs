@@ -24,6 +24,35 @@ const HINT_KEYS: [(&str, &str); 2] = [
 /// when the command computed them.
 pub fn render_markdown_with(view: &RunView, extras: &crate::json::Extras<'_>) -> String {
     let mut out = render_markdown(view);
+    if let Some(costs) = extras.costs {
+        let _ = writeln!(
+            out,
+            "\n## Cost\n\nAt list prices (verity.toml `[prices]` over the built-in table).\n"
+        );
+        let rows = view
+            .per_variant
+            .iter()
+            .map(|v| {
+                let usd = costs
+                    .iter()
+                    .find(|(n, _)| n == &v.variant)
+                    .and_then(|(_, c)| *c)
+                    .map_or_else(|| "unknown".to_owned(), crate::verdict::usd);
+                vec![
+                    code(&v.variant),
+                    v.tokens_in.to_string(),
+                    v.tokens_out.to_string(),
+                    usd,
+                ]
+            })
+            .collect();
+        table(
+            &mut out,
+            &["Variant", "Input tokens", "Output tokens", "Cost (USD)"],
+            &[false, true, true, true],
+            rows,
+        );
+    }
     if let Some(g) = extras.gates {
         let _ = writeln!(
             out,

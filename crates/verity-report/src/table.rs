@@ -10,7 +10,7 @@ use crate::fmt;
 use crate::view::{Comparison, RunView, TaskOutcome, Winner, full_detail, one_line};
 
 /// How [`render_table`] lays out its output.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TableOptions {
     /// Color verdicts with ANSI escapes.
     pub color: bool,
@@ -19,6 +19,8 @@ pub struct TableOptions {
     pub width: usize,
     /// Failing samples listed in full; the rest are counted. Markdown and JSON list them all.
     pub max_failures: usize,
+    /// Each variant's cost in USD at list prices (`None`: no price known); shown when given.
+    pub costs: Vec<(String, Option<f64>)>,
 }
 
 impl Default for TableOptions {
@@ -27,6 +29,7 @@ impl Default for TableOptions {
             color: false,
             width: 100,
             max_failures: 20,
+            costs: Vec::new(),
         }
     }
 }
@@ -204,7 +207,7 @@ pub fn render_table(view: &RunView, opts: &TableOptions) -> String {
     let mut out = String::new();
     header(view, &st, &mut out);
     variants(view, &st, &mut out);
-    pass_rates(view, &st, &mut out);
+    pass_rates(view, &opts.costs, &st, &mut out);
     comparisons(view, opts, &st, &mut out);
     criteria(view, &st, &mut out);
     categories(view, &st, &mut out);
@@ -286,7 +289,7 @@ fn variants(view: &RunView, st: &Styler, out: &mut String) {
     g.render(out, st);
 }
 
-fn pass_rates(view: &RunView, st: &Styler, out: &mut String) {
+fn pass_rates(view: &RunView, costs: &[(String, Option<f64>)], st: &Styler, out: &mut String) {
     let title = match view.error_policy() {
         ErrorPolicy::Fail => "Pass rates (errors count as failures)",
         ErrorPolicy::Exclude => "Pass rates (errors excluded)",
@@ -311,9 +314,12 @@ fn pass_rates(view: &RunView, st: &Styler, out: &mut String) {
         ("tokens out", R),
         ("cache hits", R),
     ]);
+    if !costs.is_empty() {
+        g.columns.push(("cost", R));
+    }
     for v in &view.per_variant {
         let c = v.counts;
-        g.row(vec![
+        let mut cells: Vec<Cell> = vec![
             v.variant.as_str().into(),
             format!("{}/{}", v.samples, v.expected).into(),
             painted(c.pass.to_string(), Paint::Green.count(c.pass)),
@@ -327,7 +333,16 @@ fn pass_rates(view: &RunView, st: &Styler, out: &mut String) {
             v.tokens_in.to_string().into(),
             v.tokens_out.to_string().into(),
             v.cache_hits.to_string().into(),
-        ]);
+        ];
+        if !costs.is_empty() {
+            let cost = costs
+                .iter()
+                .find(|(n, _)| n == &v.variant)
+                .and_then(|(_, c)| *c)
+                .map_or_else(|| "?".to_owned(), crate::verdict::usd);
+            cells.push(cost.into());
+        }
+        g.row(cells);
     }
     g.render(out, st);
 }

@@ -13,5 +13,7 @@ pub use baseline::{BASELINE_FORMAT, Baseline, render_baseline, render_baseline_c
 pub use diff::{Flip, FlipKind, MetricDelta, RateInfo, SideDiff, SideInfo, short};
 pub use gates::{Against, GateReport, GateResult, GateStatus, Verdict, evaluate, regression_gates};
 pub use noise::{NoiseEstimate, NoiseMethod};
-pub use render::{diff_json, gates_json, render_diff_markdown, render_diff_table, render_gates};
+pub use render::{
+    diff_json, gates_json, render_diff_markdown, render_diff_table, render_gates, usd,
+};
 pub use snapshot::{Counts, Snapshot, TaskResult, metrics_of, rationale};

@@ -390,3 +390,12 @@ pub fn render_gates(r: &GateReport) -> String {
     }
     out
 }
+
+/// A cost in USD: four decimals under a dollar, two above.
+pub fn usd(v: f64) -> String {
+    if v < 1.0 {
+        format!("${v:.4}")
+    } else {
+        format!("${v:.2}")
+    }
+}

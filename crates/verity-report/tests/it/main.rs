@@ -29,6 +29,7 @@ fn plain(width: usize, max_failures: usize) -> TableOptions {
         color: false,
         width,
         max_failures,
+        costs: Vec::new(),
     }
 }
 
@@ -584,6 +585,7 @@ fn empty_runs_render() {
             width: 0,
             max_failures: 0,
             color: true,
+            costs: Vec::new(),
         },
     );
     assert!(t.contains("0/8"));
@@ -621,6 +623,7 @@ fn odd_inputs_do_not_panic() {
             color: true,
             width: 1,
             max_failures: 1,
+            costs: Vec::new(),
         },
     );
     for p in &v.prf {

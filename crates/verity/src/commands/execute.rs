@@ -15,7 +15,7 @@ use verity_store::Store;
 
 use super::report_files::{check_suite_reports, write_suite_reports};
 use super::verdict::{Loaded, conclude, judge, wanted};
-use super::{render, runtime, table_options, use_color, write_out};
+use super::{costs, render, runtime, table_options, use_color, write_out};
 use crate::cli::{ColorChoice, ExecArgs, Format, GateArgs};
 use crate::config::Config;
 use crate::{CliError, exit, progress};
@@ -307,12 +307,14 @@ pub(super) fn execute_plan(
         RunStatus::Interrupted => None,
         _ => judge(store, &run, &view, &out.gating)?,
     };
-    let extras = judged.as_ref().map(|j| j.extras()).unwrap_or_default();
+    let costs = costs(&view, config);
+    let mut extras = judged.as_ref().map(|j| j.extras()).unwrap_or_default();
+    extras.costs = Some(&costs);
     if !quiet {
         let out_color = use_color(out.color, std::io::stdout().is_terminal());
         print!(
             "{}",
-            verity_report::render_table(&view, &table_options(out_color))
+            verity_report::render_table(&view, &table_options(out_color, &costs))
         );
         let (cost, tokens) = budget.spent();
         if tokens > 0 {

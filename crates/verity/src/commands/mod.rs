@@ -100,12 +100,38 @@ pub(super) fn load_suite(path: &Path, color: bool) -> Result<Suite, CliError> {
     }
 }
 
-pub(super) fn table_options(color: bool) -> verity_report::TableOptions {
+pub(super) fn table_options(
+    color: bool,
+    costs: &[(String, Option<f64>)],
+) -> verity_report::TableOptions {
     verity_report::TableOptions {
         color,
         width: 100,
         max_failures: 20,
+        costs: costs.to_vec(),
     }
+}
+
+/// Each variant's cost in USD at list prices (verity.toml `[prices]` over the built-in
+/// table), from the tokens the run stored; `None` when no price is known for its model.
+pub(super) fn costs(view: &verity_report::RunView, config: &Config) -> Vec<(String, Option<f64>)> {
+    let prices = config.prices();
+    view.per_variant
+        .iter()
+        .map(|v| {
+            let model = view
+                .variants
+                .iter()
+                .find(|i| i.name == v.variant)
+                .map(|i| i.model.as_str())
+                .unwrap_or("-");
+            let (provider, name) = model.split_once('/').unwrap_or(("", model));
+            let usd = prices
+                .lookup(provider, name)
+                .map(|p| p.cost(v.tokens_in, v.tokens_out));
+            (v.variant.clone(), usd)
+        })
+        .collect()
 }
 
 pub(super) fn render(
@@ -115,7 +141,10 @@ pub(super) fn render(
     extras: &verity_report::Extras<'_>,
 ) -> String {
     match fmt {
-        Format::Table => verity_report::render_table(view, &table_options(color)),
+        Format::Table => verity_report::render_table(
+            view,
+            &table_options(color, extras.costs.unwrap_or_default()),
+        ),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&verity_report::to_json_with(view, extras))
                 .unwrap_or_default();

@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 
 use super::verdict::{conclude, judge, load};
-use super::{open_existing_read_only, render, use_color, write_out};
+use super::{costs, open_existing_read_only, render, use_color, write_out};
 use crate::cli::ReportArgs;
 use crate::config::Config;
 use crate::{CliError, exit};
@@ -16,7 +16,9 @@ pub(super) fn report(a: ReportArgs, config: &Config) -> Result<u8, CliError> {
     let run = load(&store, &id, a.scoring)?;
     let view = run.view();
     let judged = judge(&store, &run, &view, &a.gating)?;
-    let extras = judged.as_ref().map(|j| j.extras()).unwrap_or_default();
+    let costs = costs(&view, config);
+    let mut extras = judged.as_ref().map(|j| j.extras()).unwrap_or_default();
+    extras.costs = Some(&costs);
     let color = a.out.is_none() && use_color(a.color, std::io::stdout().is_terminal());
     write_out(&render(&view, a.format, color, &extras), a.out.as_deref())?;
     match &judged {

@@ -207,6 +207,7 @@ impl Judgement {
         verity_report::Extras {
             gates: Some(&self.report),
             baseline: self.baseline.as_deref(),
+            costs: None,
         }
     }
 }
