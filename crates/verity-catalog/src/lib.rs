@@ -137,7 +137,7 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
         },
         "stability" => {
             if let Some(v) = o.get("by")
-                && !v.as_str().is_some_and(|s| !s.trim().is_empty())
+                && v.as_str().is_none_or(|s| s.trim().is_empty())
             {
                 issues.push(ConfigIssue::new(
                     Some("by"),
