@@ -298,3 +298,43 @@ fn a_burst_of_rate_limits_costs_no_fixture() {
         server.stats()
     );
 }
+
+/// A fixture far larger than the model's context ends as a clear per-sample error (not a
+/// crash, not a silent truncation). SmolLM2 (8k context) is the model CI pulls.
+#[test]
+fn a_fixture_larger_than_the_context_is_a_clear_per_sample_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v.db");
+    let out = run_code(
+        verity(&repo_root())
+            .args([
+                "run",
+                "suites/claims-security",
+                "--filter",
+                "edge-002",
+                "-q",
+            ])
+            .args(["--model", "smollm2-135m-instruct", "--cache", "off", "--db"])
+            .arg(&db),
+        3,
+    );
+    let e = stderr(&out);
+    assert!(
+        e.contains("every one of the 1 samples stored ended in an infrastructure error"),
+        "{e}"
+    );
+    let store = verity_store::Store::open_read_only(&db).unwrap();
+    let id = store.resolve_run("latest").unwrap();
+    let samples = store.load_samples(&id, None).unwrap();
+    let err = samples[0]
+        .response
+        .error
+        .as_ref()
+        .expect("an error, not an answer");
+    assert!(
+        err.message
+            .contains("which leaves no room in the context of"),
+        "{}",
+        err.message
+    );
+}
