@@ -107,6 +107,9 @@ pub enum Command {
     /// Get and list the embedded model's weights (the `local` provider).
     #[command(subcommand)]
     Model(ModelCommand),
+    /// Build claim-extraction fixtures from a real codebase, for human review.
+    #[command(subcommand)]
+    Corpus(CorpusCommand),
     /// Print the exit codes and what they mean.
     ExitCodes,
 }
@@ -219,7 +222,7 @@ pub struct GateArgs {
     pub baseline_file: Option<PathBuf>,
 }
 
-/// How samples are executed: shared by `run` and `retry`.
+/// How samples are executed: shared by `run`, `retry` and `corpus generate`.
 #[derive(Debug, Args, Clone)]
 pub struct ExecArgs {
     /// Per-call time limit in seconds [default: 60; 1800 for the embedded `local` model]
@@ -416,6 +419,69 @@ pub enum ModelCommand {
         #[arg(long, value_name = "DIR")]
         models_dir: Option<PathBuf>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CorpusCommand {
+    /// Scan a codebase with a claim-extraction suite's model and prompt (one stored run, a task
+    /// per source file), then write a sample of the files, stratified by the category of their
+    /// claims, as fixtures whose expectations a human reviews before committing them.
+    Generate(Box<CorpusGenerateArgs>),
+}
+
+#[derive(Debug, Args)]
+pub struct CorpusGenerateArgs {
+    /// The codebase to scan (.gitignore, .ignore and hidden files are honoured).
+    #[arg(long, value_name = "DIR")]
+    pub scan_path: PathBuf,
+    /// Where the fixtures go (`OUT/<category>/<file>.toml`) with a README.md listing them.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The claim-extraction suite whose model, prompt and response schema extract the claims.
+    #[arg(long, value_name = "SUITE", default_value = "suites/claims-security")]
+    pub suite: PathBuf,
+    /// The suite's variant to extract with (needed when it has several).
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
+    /// How many fixtures to write, taken round-robin across categories.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub sample_size: usize,
+    /// Skip source files larger than this.
+    #[arg(long, value_name = "BYTES", default_value_t = 32768)]
+    pub max_file_bytes: u64,
+    /// Seeds the order files are taken in within a category.
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
+    /// Replace files that already exist in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// How many samples are in flight at once [default: 5, or verity.toml's]
+    #[arg(long, short = 'j')]
+    pub concurrency: Option<usize>,
+    /// Use this provider instead of the suite's (local, mock, openai, anthropic, gemini, command, replay).
+    #[arg(long, value_name = "KIND")]
+    pub provider: Option<String>,
+    /// Use this model.
+    #[arg(long)]
+    pub model: Option<String>,
+    /// The provider's base URL (OpenAI-compatible servers: http://host:port/v1).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// The environment variable that holds the API key.
+    #[arg(long, value_name = "VAR")]
+    pub api_key_env: Option<String>,
+    /// With --provider command: the program to run per file (a JSON request on stdin, the answer on stdout).
+    #[arg(long, value_name = "COMMAND LINE")]
+    pub command: Option<String>,
+    #[command(flatten)]
+    pub exec: ExecArgs,
+    /// No progress output and no summary.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    #[command(flatten)]
+    pub db: DbArgs,
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,7 @@
 mod cli;
 mod commands;
 mod config;
+mod corpus;
 mod docs;
 mod exit;
 mod progress;

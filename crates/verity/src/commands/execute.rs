@@ -105,6 +105,24 @@ pub(super) fn exec_settings(
     })
 }
 
+/// `--provider replay`: every variant keeps its provider and answers come from the cache
+/// only, which no other `--cache` mode may contradict.
+pub(super) fn replay_provider(
+    provider: Option<&str>,
+    exec: &ExecArgs,
+    settings: &mut ExecSettings,
+) -> Result<(), CliError> {
+    if provider == Some("replay") {
+        if exec.cache.as_deref().is_some_and(|c| c != "replay") {
+            return Err(CliError::usage(
+                "--provider replay answers from the cache only; it cannot be combined with another --cache mode",
+            ));
+        }
+        settings.cache = CacheMode::Replay;
+    }
+    Ok(())
+}
+
 /// Builds every variant's provider; a misconfiguration (missing key…) is a usage error.
 pub(super) fn build_providers(
     suite: &Suite,
@@ -146,6 +164,8 @@ pub(super) struct Output {
     pub(super) force: bool,
     /// The command line's gates (the suite's always apply).
     pub(super) gating: GateArgs,
+    /// Print the results table (unless quiet); `corpus generate` prints its own summary.
+    pub(super) table: bool,
 }
 
 /// Runs a plan whose tasks are in `store` with progress output, then prints the report and
@@ -311,11 +331,13 @@ pub(super) fn execute_plan(
     let mut extras = judged.as_ref().map(|j| j.extras()).unwrap_or_default();
     extras.costs = Some(&costs);
     if !quiet {
-        let out_color = use_color(out.color, std::io::stdout().is_terminal());
-        print!(
-            "{}",
-            verity_report::render_table(&view, &table_options(out_color, &costs))
-        );
+        if out.table {
+            let out_color = use_color(out.color, std::io::stdout().is_terminal());
+            print!(
+                "{}",
+                verity_report::render_table(&view, &table_options(out_color, &costs))
+            );
+        }
         let (cost, tokens) = budget.spent();
         if tokens > 0 {
             eprintln!("spent: {tokens} tokens, ${cost:.4} at list prices");

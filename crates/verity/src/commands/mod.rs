@@ -5,6 +5,7 @@ mod baseline;
 mod cache;
 mod check;
 mod compare;
+mod corpus;
 mod execute;
 mod list;
 mod mcp;
@@ -34,6 +35,7 @@ use baseline::baseline;
 use cache::cache;
 use check::check_swift;
 use compare::compare;
+use corpus::corpus;
 use list::list;
 use mcp::mcp_serve;
 use merge::merge;
@@ -66,6 +68,7 @@ pub fn dispatch(cli: Cli) -> Result<u8, CliError> {
         Command::Check(CheckCommand::Swift(a)) => check_swift(a),
         Command::Symbols(c) => symbols(c),
         Command::Model(c) => model(c),
+        Command::Corpus(c) => corpus(c, &config),
         Command::ExitCodes => {
             for (code, what) in exit::TABLE {
                 println!("{code:>4}  {what}");

@@ -50,6 +50,7 @@ pub(super) fn retry(a: RetryArgs, config: &Config) -> Result<u8, CliError> {
             force: a.force,
             // The suite's gates still apply; a retry adds none of its own.
             gating: Default::default(),
+            table: true,
         },
     )
 }

@@ -4,10 +4,10 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 use verity_model::{ErrorKind, RunStatus, Shard};
-use verity_runner::{CacheMode, Overrides, PlanOptions, PrepareError, RunRequest};
+use verity_runner::{Overrides, PlanOptions, PrepareError, RunRequest};
 use verity_store::Store;
 
-use super::execute::{Output, exec_settings, execute_plan};
+use super::execute::{Output, exec_settings, execute_plan, replay_provider};
 use super::verdict::preflight;
 use super::{open_existing, use_color};
 use crate::cli::RunArgs;
@@ -18,14 +18,7 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
     let err_tty = std::io::stderr().is_terminal();
     let color = use_color(a.color, err_tty);
     let mut settings = exec_settings(&a.exec, a.concurrency, config)?;
-    if a.provider.as_deref() == Some("replay") {
-        if a.exec.cache.as_deref().is_some_and(|c| c != "replay") {
-            return Err(CliError::usage(
-                "--provider replay answers from the cache only; it cannot be combined with another --cache mode",
-            ));
-        }
-        settings.cache = CacheMode::Replay;
-    }
+    replay_provider(a.provider.as_deref(), &a.exec, &mut settings)?;
     let db = a.db.path(config);
     // The run's one handle on its database: preparing, estimating, executing, reporting and
     // the gates all go through it.
@@ -68,6 +61,7 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
             out: a.out.clone(),
             force: a.force,
             gating: a.gating.clone(),
+            table: true,
         },
     );
     if result.is_err() && !resume {

@@ -1,6 +1,7 @@
 //! CLI integration tests: the real binary, a real SQLite file, real HTTP to a fake server.
 
 mod claims;
+mod corpus;
 mod engine;
 mod faults;
 mod gates;
