@@ -23,6 +23,7 @@
 mod error;
 mod gate;
 mod outcome;
+mod perturb;
 mod provider;
 mod redact;
 mod response;
@@ -36,6 +37,7 @@ mod variant;
 pub use error::ErrorKind;
 pub use gate::{GateSpec, METRIC_FORMS, Metric};
 pub use outcome::{ErrorPolicy, Outcome, OutcomeMode, OutcomeRule};
+pub use perturb::{PERTURBATION, PERTURBATION_OF, PerturbKind, PerturbOn, PerturbSpec};
 pub use provider::{
     BoxFuture, GenerateRequest, Generation, Provider, ProviderError, ProviderErrorKind,
 };

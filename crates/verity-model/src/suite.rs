@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{GateSpec, OutcomeRule, SourceLoc, Task, Variant};
+use crate::{GateSpec, OutcomeRule, PerturbSpec, SourceLoc, Task, Variant};
 
 /// A scorer as the suite configures it: a kind plus the kind's own options.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -144,6 +144,10 @@ pub struct Suite {
     /// categories, for a first look or a smoke test.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub quick: Vec<String>,
+    /// Perturbed copies of the tasks (`[perturb]`); the loader has already added them to
+    /// `tasks`, so this records how they were made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perturb: Option<PerturbSpec>,
     /// BLAKE3 over every file the suite was read from, in a stable order.
     pub content_hash: String,
 }
@@ -185,5 +189,27 @@ mod tests {
         );
         assert_eq!(ReportSpec::expand("{", value), "{");
         assert_eq!(ReportSpec::expand("é{ts}}", value), "é{run}}");
+    }
+
+    /// A suite stored before `[perturb]` existed loads, and one without it stores as before.
+    #[test]
+    fn suites_without_perturb_store_and_load_as_before() {
+        let old = serde_json::json!({
+            "name": "s", "variants": [], "scorers": [], "epochs": 1, "content_hash": "h"
+        });
+        let suite: Suite = serde_json::from_value(old).unwrap();
+        assert_eq!(suite.perturb, None);
+        assert!(
+            serde_json::to_value(&suite)
+                .unwrap()
+                .get("perturb")
+                .is_none()
+        );
+        let with = Suite {
+            perturb: Some(crate::PerturbSpec::default()),
+            ..suite
+        };
+        let back: Suite = serde_json::from_str(&serde_json::to_string(&with).unwrap()).unwrap();
+        assert_eq!(back, with);
     }
 }

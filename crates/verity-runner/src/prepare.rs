@@ -257,6 +257,7 @@ mod tests {
     fn suite(n: usize) -> Suite {
         Suite {
             quick: Vec::new(),
+            perturb: None,
             name: "s".into(),
             description: None,
             tasks: (0..n).map(|i| Task::prompt(format!("t{i}"), "p")).collect(),

@@ -18,6 +18,7 @@ fn meta(id: &str, started: &str) -> RunMeta {
         suite_path: "suites/x".into(),
         suite: Suite {
             quick: Vec::new(),
+            perturb: None,
             name: "x".into(),
             description: None,
             tasks: vec![Task::prompt("t1", "hi")],

@@ -35,6 +35,12 @@ pub(crate) trait Locator {
     fn scorer(&self, index: usize, key: Option<&str>) -> Loc;
     /// Task `index`, at `expect.<name>` when given.
     fn task(&self, index: usize, key: Option<&str>) -> Loc;
+    /// Whether task `index` is a perturbed copy the loader made of an earlier task
+    /// (`[perturb]`): its expectations are the original's, checked there, and it does not
+    /// count towards coverage. A suite built in memory has no such knowledge: all are tasks.
+    fn is_copy(&self, _index: usize) -> bool {
+        false
+    }
     fn coverage(&self, category: &str) -> Loc;
     /// A criterion named in `[outcome]`.
     fn outcome(&self, criterion: &str) -> Loc;
@@ -138,6 +144,9 @@ impl TaskChecks {
     /// for it.
     pub(crate) fn tasks(&mut self, suite: &Suite, loc: &dyn Locator, out: &mut Vec<Diagnostic>) {
         for (i, task) in suite.tasks.iter().enumerate() {
+            if loc.is_copy(i) {
+                continue;
+            }
             for spec in self.sound.iter().map(|&s| &suite.scorers[s]) {
                 for issue in verity_catalog::check_task(spec, task) {
                     out.push(
@@ -676,6 +685,7 @@ mod tests {
     fn base() -> Suite {
         Suite {
             quick: Vec::new(),
+            perturb: None,
             name: "s".into(),
             description: None,
             tasks: vec![task("a", 1), task("b", 2)],

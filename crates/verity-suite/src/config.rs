@@ -1,5 +1,5 @@
 //! suite.toml: the suite's name, where its tasks are, its variants, servers, scorers, outcome
-//! rule, coverage minima, comparisons and gates.
+//! rule, coverage minima, comparisons, gates and perturbed copies.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use verity_model::{
 
 use crate::diag::{Diagnostic, SourceFile, did_you_mean};
 use crate::loader::{Loader, ScorerSpans};
+use crate::perturb::Perturber;
 use crate::tree::{Entry, Kind, Node, Span, Table, to_json};
 use crate::values;
 
@@ -31,6 +32,7 @@ const SUITE_KEYS: &[&str] = &[
     "gates",
     "report",
     "quick",
+    "perturb",
 ];
 
 /// Keys of a `[[gates]]` entry.
@@ -88,6 +90,8 @@ pub(crate) struct Config {
     pub(crate) report: ReportSpec,
     /// The `quick` task ids with their spans in suite.toml.
     pub(crate) quick: Vec<(String, Arc<SourceFile>, Span)>,
+    /// `[perturb]`, when written and sound.
+    pub(crate) perturb: Option<Perturber>,
 }
 
 impl Default for Config {
@@ -106,6 +110,7 @@ impl Default for Config {
             gates: Vec::new(),
             report: ReportSpec::default(),
             quick: Vec::new(),
+            perturb: None,
         }
     }
 }
@@ -295,6 +300,11 @@ impl Loader<'_> {
         {
             let names: Vec<&str> = cfg.variants.iter().map(|v| v.name.as_str()).collect();
             cfg.gates = self.gates(f, rel, items, &names);
+        }
+        if let Some(e) = doc.get("perturb")
+            && let Some(t) = self.table(f, e)
+        {
+            cfg.perturb = self.perturb_table(f, e, t);
         }
         if let Some(e) = doc.get("report")
             && let Some(t) = self.table(f, e)

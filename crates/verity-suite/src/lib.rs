@@ -2,7 +2,7 @@
 //! file:line:column, and renders prompt templates.
 //!
 //! A suite directory holds `suite.toml` (name, variants, scorers, outcome rule, coverage
-//! minima, comparisons, gates), task files (`tasks/*.toml`, `tasks.jsonl` in inspect_ai's sample
+//! minima, comparisons, gates, perturbed copies), task files (`tasks/*.toml`, `tasks.jsonl` in inspect_ai's sample
 //! shape) and minijinja prompt templates; `suites/README.md` documents the format.
 //!
 //! Loading never stops at the first problem: every reader records a [`Diagnostic`] and moves
@@ -23,6 +23,8 @@ mod config;
 mod diag;
 mod files;
 mod loader;
+mod perturb;
+mod reformat;
 pub mod render;
 mod sink;
 mod suite;
@@ -116,6 +118,31 @@ pub(crate) mod testing {
                 )
             })
             .collect()
+    }
+
+    /// Collects what a streaming load hands over.
+    #[derive(Default)]
+    pub(crate) struct Collect {
+        pub(crate) started: u32,
+        pub(crate) ids: std::collections::HashMap<String, verity_model::SourceLoc>,
+        pub(crate) tasks: Vec<verity_model::Task>,
+    }
+
+    impl TaskSink for Collect {
+        fn start(&mut self, _suite: &mut Suite) -> Result<(), SinkError> {
+            self.started += 1;
+            Ok(())
+        }
+        fn put(&mut self, task: &verity_model::Task) -> Result<(), SinkError> {
+            if let Some(first) = self.ids.get(&task.id) {
+                return Err(SinkError::Duplicate {
+                    first: first.clone(),
+                });
+            }
+            self.ids.insert(task.id.clone(), task.source.clone());
+            self.tasks.push(task.clone());
+            Ok(())
+        }
     }
 
     /// Loads `files`, which must succeed.

@@ -14,6 +14,7 @@ use verity_model::{PromptTemplate, SourceLoc, Suite, Task};
 use crate::checks::{Loc, Locator, TaskChecks, template_loc, template_span};
 use crate::diag::{Diagnostic, SourceFile, did_you_mean};
 use crate::files::{Hashed, content_hash};
+use crate::perturb::Perturber;
 use crate::sink::{SinkError, TaskSink};
 use crate::tree::{Entry, Kind, Node, Span, Table, table_to_json};
 
@@ -25,6 +26,9 @@ pub(crate) struct TaskSpans {
     pub(crate) at: Span,
     /// `expect` keys → the `key = value` span.
     pub(crate) expect: HashMap<String, Span>,
+    /// A perturbed copy the loader made (`[perturb]`) of the task before it: its spans are
+    /// the original's, and so are its expectations (checked once, on the original).
+    pub(crate) copy: bool,
 }
 
 /// Where a `[[scorers]]` entry is in suite.toml.
@@ -82,6 +86,8 @@ pub(crate) struct Loader<'s> {
     pub(crate) quick_found: HashSet<String>,
     /// Set when tasks stream to a sink instead of collecting in `tasks`.
     pub(crate) stream: Option<Stream<'s>>,
+    /// `[perturb]`, while the tasks load: each task added gets its perturbed copies.
+    pub(crate) perturb: Option<Perturber>,
 }
 
 /// `./a\b` → `a/b`: the form paths take in origins, sources and the content hash.
@@ -112,6 +118,10 @@ impl Locator for SpanLocator<'_, '_> {
             .and_then(|k| s.table.get(k))
             .map_or(s.span.clone(), |e| e.key_span.start..e.value.span.end);
         Loc::Span(Arc::clone(&s.file), span)
+    }
+
+    fn is_copy(&self, index: usize) -> bool {
+        self.l.task_spans.get(index).is_some_and(|t| t.copy)
     }
 
     fn task(&self, index: usize, key: Option<&str>) -> Loc {
@@ -185,6 +195,7 @@ impl<'s> Loader<'s> {
             quick_wanted: HashSet::new(),
             quick_found: HashSet::new(),
             stream: None,
+            perturb: None,
         }
     }
 
@@ -195,13 +206,21 @@ impl<'s> Loader<'s> {
             return;
         };
         // The sink sees each task first, as the whole load's duplicate check does: a duplicate
-        // is reported and dropped, not checked.
+        // is reported and dropped, not checked; so are the perturbed copies of a duplicate,
+        // which the whole load never makes (they follow it in the same batch).
         let tasks = std::mem::take(&mut self.tasks);
         let mut kept = Vec::with_capacity(tasks.len());
         let mut kept_spans = Vec::with_capacity(tasks.len());
+        let mut dropped_original = false;
         for (task, spans) in tasks.into_iter().zip(std::mem::take(&mut self.task_spans)) {
             if stream.failed {
                 break;
+            }
+            if spans.copy && dropped_original {
+                continue;
+            }
+            if !spans.copy {
+                dropped_original = false;
             }
             match stream.sink.put(&task) {
                 Ok(()) => {
@@ -210,6 +229,7 @@ impl<'s> Loader<'s> {
                     kept_spans.push(spans);
                 }
                 Err(SinkError::Duplicate { first }) => {
+                    dropped_original = !spans.copy;
                     let d = self.duplicate(&task.id, &spans, &first);
                     self.push(d);
                 }
@@ -357,27 +377,48 @@ impl<'s> Loader<'s> {
         self.push(d);
     }
 
-    /// Adds a task unless its id is taken; a duplicate points at the second with a note naming
-    /// the first.
-    pub(crate) fn add_task(&mut self, task: Task, spans: TaskSpans) {
+    /// Adds a task unless its id is taken, then its perturbed copies (`[perturb]`) the same
+    /// way; a duplicate points at the second with a note naming the first. A duplicate gets no
+    /// copies. When streaming, a task and its copies go to the sink in the same batch.
+    pub(crate) fn add_task(&mut self, mut task: Task, spans: TaskSpans) {
+        // A duplicate is perturbed too, so what `[perturb]` reports (tasks without a language…)
+        // does not depend on streaming, where the sink finds duplicates later (and
+        // `flush_tasks` drops their copies): nothing here grows with the dataset.
+        let copies = match self.perturb.as_mut() {
+            Some(p) => p.copies(&mut task),
+            None => Vec::new(),
+        };
+        let duplicate = self.stream.is_none() && self.task_ids.contains_key(&task.id);
+        if !copies.is_empty() && !duplicate {
+            self.keep_task(task, spans.clone());
+            for copy in copies {
+                let spans = TaskSpans {
+                    copy: true,
+                    ..spans.clone()
+                };
+                self.keep_task(copy, spans);
+            }
+        } else {
+            self.keep_task(task, spans);
+        }
+        if self.stream.is_some() && self.tasks.len() >= STREAM_CHUNK {
+            self.flush_tasks();
+        }
+    }
+
+    /// [`Loader::add_task`] for one task, without its copies.
+    fn keep_task(&mut self, task: Task, spans: TaskSpans) {
         if self.quick_wanted.contains(&task.id) {
             self.quick_found.insert(task.id.clone());
         }
-        if self.stream.is_some() {
-            // The sink finds duplicates: nothing here grows with the dataset.
-            self.tasks.push(task);
-            self.task_spans.push(spans);
-            if self.tasks.len() >= STREAM_CHUNK {
-                self.flush_tasks();
+        if self.stream.is_none() {
+            if let Some(first) = self.task_ids.get(&task.id) {
+                let d = self.duplicate(&task.id, &spans, first);
+                self.push(d);
+                return;
             }
-            return;
+            self.task_ids.insert(task.id.clone(), task.source.clone());
         }
-        if let Some(first) = self.task_ids.get(&task.id) {
-            let d = self.duplicate(&task.id, &spans, first);
-            self.push(d);
-            return;
-        }
-        self.task_ids.insert(task.id.clone(), task.source.clone());
         self.tasks.push(task);
         self.task_spans.push(spans);
     }

@@ -419,6 +419,7 @@ mod tests {
         let good = variant(Some("Q: {{ prompt }}"), None);
         let suite = Suite {
             quick: Vec::new(),
+            perturb: None,
             name: "s".into(),
             description: None,
             tasks: vec![task()],

@@ -94,6 +94,7 @@ pub(crate) fn load(path: &Path, sink: Option<&mut dyn TaskSink>) -> Result<Loade
             gates: Vec::new(),
             report: Default::default(),
             quick: Vec::new(),
+            perturb: None,
             content_hash: String::new(),
         };
         let count = match sink {
@@ -247,8 +248,10 @@ impl<'s> Loader<'s> {
             gates: cfg.gates,
             report: cfg.report,
             quick: quick.iter().map(|(id, _, _)| id.clone()).collect(),
+            perturb: cfg.perturb.as_ref().map(|p| p.spec.clone()),
             content_hash: String::new(),
         };
+        self.perturb = cfg.perturb;
         let checks;
         let count;
         match sink {
@@ -266,6 +269,10 @@ impl<'s> Loader<'s> {
                 count = suite.tasks.len() as u64;
                 checks = None;
             }
+        }
+        if let Some(p) = self.perturb.take() {
+            let found = p.finish();
+            self.diags.extend(found);
         }
         for (id, f, span) in &quick {
             if !self.quick_found.contains(id) {
@@ -402,32 +409,7 @@ fn no_tasks(file: String, dataset: bool) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
-    use crate::testing::{errors, list, load_files, suite};
-
-    /// Collects what a streaming load hands over.
-    #[derive(Default)]
-    struct Collect {
-        started: u32,
-        ids: std::collections::HashMap<String, verity_model::SourceLoc>,
-        tasks: Vec<verity_model::Task>,
-    }
-
-    impl crate::TaskSink for Collect {
-        fn start(&mut self, _suite: &mut verity_model::Suite) -> Result<(), crate::SinkError> {
-            self.started += 1;
-            Ok(())
-        }
-        fn put(&mut self, task: &verity_model::Task) -> Result<(), crate::SinkError> {
-            if let Some(first) = self.ids.get(&task.id) {
-                return Err(crate::SinkError::Duplicate {
-                    first: first.clone(),
-                });
-            }
-            self.ids.insert(task.id.clone(), task.source.clone());
-            self.tasks.push(task.clone());
-            Ok(())
-        }
-    }
+    use crate::testing::{Collect, errors, list, load_files, suite};
 
     /// A dataset several batches long, with problems in different batches: the streaming
     /// load reports exactly what the whole load reports (template errors counted across

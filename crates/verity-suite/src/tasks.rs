@@ -193,6 +193,7 @@ impl Loader<'_> {
                 file: Arc::clone(f),
                 at,
                 expect: expect_at,
+                copy: false,
             },
         ))
     }
@@ -315,6 +316,7 @@ impl Loader<'_> {
                 file: Arc::clone(f),
                 at,
                 expect: expect_at,
+                copy: false,
             },
         ))
     }
@@ -608,6 +610,7 @@ impl Loader<'_> {
                 file: Arc::clone(f),
                 at,
                 expect: expect_at,
+                copy: false,
             },
         ))
     }

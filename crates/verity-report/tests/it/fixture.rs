@@ -66,6 +66,7 @@ fn variant(name: &str, grounded: bool) -> Variant {
 pub fn suite() -> Suite {
     Suite {
         quick: Vec::new(),
+        perturb: None,
         gates: Vec::new(),
         name: "swift-anti-hallucination".into(),
         description: Some("Seed 000 in miniature.".into()),

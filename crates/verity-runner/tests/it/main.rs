@@ -24,6 +24,7 @@ fn suite(n: usize, provider: ProviderSpec, scorers: Vec<ScorerSpec>, epochs: u32
         .collect();
     Suite {
         quick: Vec::new(),
+        perturb: None,
         name: "runner-test".into(),
         description: None,
         tasks,
