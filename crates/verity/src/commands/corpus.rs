@@ -286,6 +286,7 @@ fn corpus_suite(extractor: Suite, scan: Scan) -> Suite {
         servers: extractor.servers,
         compare: Vec::new(),
         gates: Vec::new(),
+        perturb: None,
         report: Default::default(),
         quick: Vec::new(),
         content_hash: hash.finalize().to_hex().to_string(),

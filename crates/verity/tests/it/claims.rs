@@ -338,3 +338,68 @@ fn a_fixture_larger_than_the_context_is_a_clear_per_sample_error() {
         err.message
     );
 }
+
+/// Robust mode (seed 003 §8) as data: `[perturb]` makes formatting-only copies of each fixture,
+/// and the `stability` scorer reports, per fixture, the share of copies whose claims equal the
+/// original's. The stand-in extractor is thrown by the inserted comment, not by whitespace.
+#[test]
+fn robust_mode_computes_stability_per_fixture_and_overall() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let extract = r#"req=$(cat)
+case "$req" in
+  *"NOTE: formatting only"*) echo '{"claims": []}' ;;
+  *) echo '{"claims": [{"subject": "tls/cert_verification", "predicate": "enabled", "value": false, "confidence": 0.9, "line": 3}]}' ;;
+esac
+"#;
+    let suite = format!(
+        "{}\n[[scorers]]\nkind = \"stability\"\n\n[outcome]\nall = [\"must_contain\"]\n\n[perturb]\nkinds = [\"trailing-whitespace\", \"comment\"]\n",
+        SUITE.replace("provider = \"mock\"", "provider = \"command\"")
+    );
+    let answer = json!({"claims": []});
+    write_tree(
+        d,
+        &[
+            ("extract.sh", extract),
+            ("s/suite.toml", &suite),
+            (
+                "s/fixtures/tls-001.toml",
+                &fixture("tls-001", "tls", &answer, TLS_EXPECTED),
+            ),
+        ],
+    );
+    run_ok(
+        verity(d)
+            .args(["run", "s", "-q", "--db", "v.db", "--command"])
+            .arg(format!("sh {}", d.join("extract.sh").display())),
+    );
+    let r = report(d);
+    let ids: Vec<&str> = r["per_task"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["tls-001", "tls-001~ws", "tls-001~comment"]);
+    let g = r["aggregate"]["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["criterion"] == "stability")
+        .expect("a stability group summary")
+        .clone();
+    assert_eq!(g["scope"], "group:perturbation_of");
+    let v = &g["variants"]["default"];
+    assert_eq!(v["groups"], 1);
+    assert_eq!(v["fail"], 1);
+    close(&v["mean_value"], 0.5);
+    let f = &r["group_failures"][0];
+    assert_eq!(f["group"], "tls-001");
+    assert!(
+        f["score"]["evidence"]
+            .to_string()
+            .contains("`tls-001~comment` (comment, epoch 0) changed the answer"),
+        "{f}"
+    );
+    assert_eq!(f["score"]["metrics"]["flips"], 1.0);
+}
