@@ -3,7 +3,8 @@
 //! Requests arrive on a channel. The thread keeps up to `batch` sequences active; each step it
 //! runs one [`Model::forward`](crate::model::Model::forward) over all of them together — the whole prompt of a sequence that
 //! just arrived (its prefill), one token for each sequence already generating — then samples
-//! one token per sequence, checks the stop conditions and answers the finished ones. A request
+//! one token per sequence (from the tokens its grammar allows, for a request with a
+//! [`Constraint`]), checks the stop conditions and answers the finished ones. A request
 //! whose caller has gone away (its future was dropped: timeout, cancellation) is dropped from
 //! the batch at the next step. The tokio runtime is never blocked: callers await a oneshot
 //! channel.
@@ -13,6 +14,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 
+use crate::constrain::Constraint;
 use crate::loaded::Loaded;
 use crate::model::KvCache;
 
@@ -32,6 +34,10 @@ pub struct Job {
     pub max_tokens: usize,
     pub stop: Vec<String>,
     pub sampling: Sampling,
+    /// The grammar every sampled token must keep to (a `response_schema`), if any: each step
+    /// the tokens it does not allow are masked out of this sequence's logits, and the answer
+    /// ends once the document is complete.
+    pub constraint: Option<Constraint>,
     pub reply: tokio::sync::oneshot::Sender<Result<Output, JobError>>,
 }
 
@@ -41,7 +47,8 @@ pub struct Output {
     pub text: String,
     pub tokens: Vec<u32>,
     pub prompt_tokens: usize,
-    /// `stop` (end of turn or a stop string) or `length` (max tokens or context).
+    /// `stop` (end of turn, a stop string, or a constrained answer complete) or `length`
+    /// (max tokens or context; a constrained answer may then be incomplete).
     pub finish_reason: &'static str,
     /// Time from admission to the first sampled token (the prefill).
     pub prefill: Duration,
@@ -55,12 +62,17 @@ pub struct Output {
     /// Prompt tokens whose attention state came from an earlier prompt with the same start
     /// instead of being computed.
     pub reused_prompt_tokens: usize,
+    /// Time spent computing this request's grammar masks (zero without a constraint).
+    pub mask: Duration,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum JobError {
     #[error("the prompt has {prompt} tokens, which leaves no room in the context of {context}")]
     PromptTooLong { prompt: usize, context: usize },
+    /// The grammar engine failed mid-answer (a limit of llguidance's, for example).
+    #[error("the response schema's grammar failed after {tokens} tokens: {message}")]
+    Constraint { tokens: usize, message: String },
 }
 
 /// Engine settings.
@@ -194,6 +206,7 @@ struct Seq {
     queued: Duration,
     first_token: Option<Instant>,
     max_batch: usize,
+    mask: Duration,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -325,6 +338,7 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
                 queued: at.elapsed(),
                 first_token: None,
                 max_batch: 0,
+                mask: Duration::ZERO,
             });
         }
         if active.is_empty() {
@@ -349,7 +363,8 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
             pool.install(|| model.forward(&mut caches, &refs))
         };
         let mut finished = Vec::new();
-        for (i, (s, lg)) in active.iter_mut().zip(logits).enumerate() {
+        let mut failed = Vec::new();
+        for (i, (s, mut lg)) in active.iter_mut().zip(logits).enumerate() {
             s.max_batch = s.max_batch.max(n);
             if s.fed < s.job.prompt.len() {
                 s.fed += inputs[i].len();
@@ -358,6 +373,15 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
                 }
                 if cfg.prefix_cache_bytes > 0 {
                     prefixes.insert(&s.job.prompt, &s.cache);
+                }
+            }
+            if let Some(c) = &mut s.job.constraint {
+                let t = Instant::now();
+                let masked = c.mask(&mut lg);
+                s.mask += t.elapsed();
+                if let Err(message) = masked {
+                    failed.push((i, s.generated.len(), message));
+                    continue;
                 }
             }
             let next = sample(&lg, &s.job.sampling, &mut s.rng);
@@ -369,7 +393,20 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
                 reason = Some("stop");
             } else {
                 s.generated.push(next);
-                if !s.job.stop.is_empty() {
+                if let Some(c) = &mut s.job.constraint {
+                    let t = Instant::now();
+                    let committed = c.commit(next);
+                    s.mask += t.elapsed();
+                    if let Err(message) = committed {
+                        failed.push((i, s.generated.len() - 1, message));
+                        continue;
+                    }
+                    if c.is_finished() {
+                        // The document is complete: only the end of turn could follow.
+                        reason = Some("stop");
+                    }
+                }
+                if reason.is_none() && !s.job.stop.is_empty() {
                     let text = tok.decode(&s.generated);
                     if find_stop(&text, &s.job.stop).is_some() {
                         reason = Some("stop");
@@ -385,10 +422,21 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
                 finished.push((i, r));
             }
         }
-        for (i, reason) in finished.into_iter().rev() {
+        // Both lists are in index order; remove from the highest index down.
+        let mut done: Vec<(usize, Result<&'static str, JobError>)> = finished
+            .into_iter()
+            .map(|(i, r)| (i, Ok(r)))
+            .chain(
+                failed
+                    .into_iter()
+                    .map(|(i, tokens, message)| (i, Err(JobError::Constraint { tokens, message }))),
+            )
+            .collect();
+        done.sort_by_key(|&(i, _)| std::cmp::Reverse(i));
+        for (i, result) in done {
             let s = active.swap_remove(i);
-            let out = finish(&s, tok, reason);
-            let _ = s.job.reply.send(Ok(out));
+            let out = result.map(|reason| finish(&s, tok, reason));
+            let _ = s.job.reply.send(out);
         }
     }
 }
@@ -409,6 +457,7 @@ fn finish(s: &Seq, tok: &crate::tokenizer::Tokenizer, reason: &'static str) -> O
         queued: s.queued,
         max_batch: s.max_batch,
         reused_prompt_tokens: s.reused,
+        mask: s.mask,
     }
 }
 

@@ -15,7 +15,9 @@
 //!   `pulp`'s safe wrappers, else a portable loop — all giving the same bits;
 //! * [`model`] is the transformer with one KV cache per sequence and ragged batches;
 //! * [`engine`] is the inference thread: continuous batching of concurrent requests;
-//! * [`tokenizer`] builds the tokenizer and the ChatML format from the GGUF metadata.
+//! * [`tokenizer`] builds the tokenizer and the ChatML format from the GGUF metadata;
+//! * [`constrain`] turns a `response_schema` into a per-step token mask (llguidance), so a
+//!   constrained answer is always a prefix of a document the schema accepts.
 //!
 //! Why not candle's quantized models: on x86 candle 0.11's CPU kernels for Q5_0 and Q4_1 (the
 //! bulk of both pinned models) are scalar, and its fast repacked paths need `k % 256 == 0`
@@ -29,6 +31,7 @@
 //! and its loads are `bytemuck` casts of checked slices. Everything else is safe Rust, the other
 //! SIMD going through `pulp`'s safe wrappers and run-time dispatch.
 
+pub mod constrain;
 pub mod engine;
 pub mod gguf;
 pub mod kernels;

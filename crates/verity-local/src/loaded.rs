@@ -2,10 +2,12 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
+use crate::constrain::Grammars;
 use crate::gguf::Gguf;
 use crate::model::Model;
 use crate::tokenizer::{ChatFormat, Tokenizer};
@@ -37,9 +39,11 @@ pub struct Loaded {
     pub sha256: String,
     pub file_size: u64,
     pub model: Model,
-    pub tokenizer: Tokenizer,
+    pub tokenizer: Arc<Tokenizer>,
     pub chat: ChatFormat,
     pub load_time: Duration,
+    /// Built on the first request with a `response_schema` (see [`Loaded::grammars`]).
+    grammars: OnceLock<Result<Grammars, String>>,
 }
 
 impl std::fmt::Debug for Loaded {
@@ -119,9 +123,19 @@ impl Loaded {
             sha256,
             file_size,
             model,
-            tokenizer,
+            tokenizer: Arc::new(tokenizer),
             chat,
             load_time: start.elapsed(),
+            grammars: OnceLock::new(),
         })
+    }
+
+    /// The schema compiler of this model's vocabulary, built on first use (about a second
+    /// for a 150k-token vocabulary) and kept.
+    pub fn grammars(&self) -> Result<&Grammars, String> {
+        self.grammars
+            .get_or_init(|| Grammars::new(self.tokenizer.clone()))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 }

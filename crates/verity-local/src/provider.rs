@@ -10,6 +10,7 @@ use verity_model::{
     ProviderSpec, Usage,
 };
 
+use crate::constrain::Constraint;
 use crate::engine::{Engine, EngineConfig, Job, JobError, Sampling};
 use crate::loaded::{LoadError, Loaded};
 use crate::store::{self, DEFAULT_MODEL, ModelStoreError};
@@ -46,8 +47,15 @@ pub const DEFAULT_PREFIX_CACHE_MB: usize = 64;
 /// `seed` (a random seed when absent) and `top_p`; `max_tokens` defaults to 512; `stop`
 /// strings end the answer (and are not part of it). Tools are offered through the prompt in
 /// the Qwen2.5 / Hermes format and the answer's `<tool_call>` blocks become tool calls
-/// ([`crate::tools`]), so `tools`-mode grounding works. `response_schema` is not enforced:
-/// the model answers in free text.
+/// ([`crate::tools`]), so `tools`-mode grounding works. A `response_schema` (JSON Schema) is
+/// enforced while decoding ([`crate::constrain`], llguidance): every token of that answer is
+/// sampled from the tokens that keep it a prefix of a document the schema accepts, and the
+/// answer ends when the document is complete, so it parses and validates unless `max_tokens`
+/// (or the context) cuts it first (`finish_reason` `length`). Other requests in the same batch
+/// are unaffected, and greedy answers stay the same alone or batched. A schema llguidance
+/// cannot use (invalid, unsupported, `$ref`s outside the schema) is a
+/// [`ProviderErrorKind::Config`] error naming the problem. With `tools` offered as well, the
+/// grammar leaves no room for `<tool_call>` blocks: the answer is the document.
 ///
 /// The model is loaded once per process: every variant naming the same file (with the same
 /// `threads`, `batch` and `max_context`) shares one inference thread, so their requests batch
@@ -221,6 +229,26 @@ impl LocalProvider {
     pub fn loaded(&self) -> &Loaded {
         &self.engine.loaded
     }
+
+    /// Compiles a `response_schema` for this model's vocabulary off the async threads (the
+    /// first schema also builds the vocabulary's tables). A schema that cannot be used is a
+    /// config error.
+    async fn compile(&self, schema: Value) -> Result<Constraint, ProviderError> {
+        let engine = self.engine.clone();
+        let compiled = tokio::task::spawn_blocking(move || {
+            let grammars = engine
+                .loaded
+                .grammars()
+                .map_err(|e| format!("cannot constrain this model's output: {e}"))?;
+            grammars
+                .json_schema(&schema)
+                .map_err(|e| format!("invalid `response_schema`: {e}"))
+        })
+        .await
+        .map_err(|e| format!("compiling `response_schema`: {e}"))
+        .and_then(|r| r);
+        compiled.map_err(config)
+    }
 }
 
 fn resolve_present(model: &str, dir: &Path) -> Result<PathBuf, ModelStoreError> {
@@ -350,12 +378,17 @@ impl Provider for LocalProvider {
                 top_p: p.top_p.unwrap_or(1.0),
                 seed: p.seed.unwrap_or_else(random_seed),
             };
+            let constraint = match &p.response_schema {
+                None => None,
+                Some(schema) => Some(self.compile(schema.clone()).await?),
+            };
             let (tx, rx) = tokio::sync::oneshot::channel();
             let job = Job {
                 prompt,
                 max_tokens: p.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS).max(1) as usize,
                 stop: p.stop.clone(),
                 sampling,
+                constraint,
                 reply: tx,
             };
             let gone = || {
@@ -371,6 +404,9 @@ impl Provider for LocalProvider {
                 JobError::PromptTooLong { .. } => {
                     ProviderError::new(ProviderErrorKind::Client { status: 413 }, e.to_string())
                 }
+                JobError::Constraint { .. } => {
+                    ProviderError::new(ProviderErrorKind::Client { status: 422 }, e.to_string())
+                }
             })?;
             let raw = json!({
                 "text": out.text,
@@ -382,6 +418,7 @@ impl Provider for LocalProvider {
                 "decode_ms": out.decode.as_secs_f64() * 1e3,
                 "max_batch": out.max_batch,
                 "reused_prompt_tokens": out.reused_prompt_tokens,
+                "mask_ms": out.mask.as_secs_f64() * 1e3,
             })
             .to_string();
             let (text, tool_calls) = if req.tools.is_empty() {

@@ -237,6 +237,16 @@ impl Tokenizer {
         self.control.get(text).copied()
     }
 
+    /// The control tokens (never produced from text, decoded to nothing) by name.
+    pub fn controls(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
+        self.control.iter().map(|(name, &id)| (name.as_str(), id))
+    }
+
+    /// The exact bytes token `id` stands for (empty for control tokens and unknown ids).
+    pub fn token_bytes(&self, id: u32) -> &[u8] {
+        self.bytes.get(id as usize).map_or(&[], Vec::as_slice)
+    }
+
     /// Text to token ids; control tokens are never produced.
     pub fn encode(&self, text: &str) -> Result<Vec<u32>, String> {
         if text.is_empty() {

@@ -5,6 +5,7 @@
 //! `verity model pull qwen2.5-coder-0.5b-instruct`.
 
 mod generation;
+mod schema;
 mod tokenizer;
 mod unsafe_code;
 
