@@ -8,7 +8,7 @@ use serde::Serialize;
 use verity_model::Metric;
 use verity_stats::{Alternative, McNemar, PMethod, mcnemar};
 
-use super::noise::{NoiseEstimate, beyond, estimate};
+use super::noise::{NoiseEstimate, beyond, estimate, on_tasks};
 use super::snapshot::Snapshot;
 use crate::view::{Rate, TaskOutcome};
 
@@ -24,6 +24,10 @@ pub struct MetricDelta {
     pub noise: Vec<NoiseEstimate>,
     /// Whether |delta| exceeds every noise estimate; `None` without an estimate.
     pub beyond_noise: Option<bool>,
+    /// When the sides' task sets differ, rates, categories and P/R/F1 are computed on the
+    /// tasks both ran (`a` and `b` are those values); other metrics cannot be, and have no
+    /// `delta` (`false` here).
+    pub comparable: bool,
 }
 
 impl MetricDelta {
@@ -203,7 +207,9 @@ impl SideDiff {
             .collect();
         if !only_a.is_empty() || !only_b.is_empty() {
             warnings.push(format!(
-                "different task sets: {} only in A, {} only in B (left out of the paired test)",
+                "different task sets: {} only in A, {} only in B (left out of the paired test; \
+                 rates, categories and P/R/F1 compared on the common tasks, other metrics not \
+                 compared)",
                 only_a.len(),
                 only_b.len()
             ));
@@ -260,6 +266,7 @@ impl SideDiff {
         let m = mcnemar(cells[0][1], cells[1][0]);
         let (p_value, p_method) = m.quoted(Alternative::TwoSided);
 
+        let same_tasks = only_a.is_empty() && only_b.is_empty();
         let mut names: Vec<&String> = a.metrics.keys().chain(b.metrics.keys()).collect();
         names.sort_by_key(|n| (metric_rank(n), (*n).clone()));
         names.dedup();
@@ -267,8 +274,23 @@ impl SideDiff {
             .into_iter()
             .filter_map(|n| Metric::parse(n).ok())
             .map(|m| {
-                let (va, vb) = (a.metric(&m), b.metric(&m));
-                let delta = va.zip(vb).map(|(x, y)| y - x);
+                let (mut va, mut vb) = (a.metric(&m), b.metric(&m));
+                let mut comparable = true;
+                if same_tasks {
+                    // Nothing to restrict.
+                } else if let (Some(x), Some(y)) = (
+                    on_tasks(&m, a, |id| b.tasks.contains_key(id)),
+                    on_tasks(&m, b, |id| a.tasks.contains_key(id)),
+                ) {
+                    (va, vb) = (x, y);
+                } else {
+                    comparable = false;
+                }
+                let delta = if comparable {
+                    va.zip(vb).map(|(x, y)| y - x)
+                } else {
+                    None
+                };
                 let noise = if delta.is_some() {
                     estimate(&m, a, b, history)
                 } else {
@@ -282,6 +304,7 @@ impl SideDiff {
                     higher_is_better: m.higher_is_better(),
                     beyond_noise: delta.and_then(|d| beyond(d, &noise)),
                     noise,
+                    comparable,
                 }
             })
             .collect();

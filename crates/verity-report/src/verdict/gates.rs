@@ -322,6 +322,15 @@ fn check(g: &GateSpec, s: &Snapshot, against: Against<'_>, history: &[Snapshot])
         && let Some(d) = diff
     {
         match d.metric(&g.metric.name()) {
+            Some(m) if !m.comparable => {
+                if status == GateStatus::Pass {
+                    status = GateStatus::Skipped;
+                }
+                why.push(format!(
+                    "the runs' task sets differ and `{}` cannot be compared on the common tasks",
+                    g.metric
+                ));
+            }
             Some(m) if m.delta.is_some() => {
                 r.baseline_value = m.a;
                 r.delta = m.delta;

@@ -176,6 +176,29 @@ fn ratio(num: f64, den: f64, prf: bool) -> Option<f64> {
     }
 }
 
+/// The metric recomputed over the tasks `keep` accepts, from the tasks' shares; the outer
+/// `None` for a metric without per-task shares (criteria, groups, latencies, p-values).
+pub(super) fn on_tasks(
+    metric: &Metric,
+    s: &Snapshot,
+    keep: impl Fn(&str) -> bool,
+) -> Option<Option<f64>> {
+    let (share, key) = share_of(metric)?;
+    let prf = !matches!(metric, Metric::PassRate | Metric::Category(_));
+    let (mut num, mut den, mut any) = (0.0, 0.0, false);
+    for (id, t) in &s.tasks {
+        if !keep(id) {
+            continue;
+        }
+        if let Some((n, d)) = share(t, s.errors, &key) {
+            num += n;
+            den += d;
+            any = true;
+        }
+    }
+    Some(if any { ratio(num, den, prf) } else { None })
+}
+
 fn paired_bootstrap(metric: &Metric, a: &Snapshot, b: &Snapshot) -> Option<NoiseEstimate> {
     let (share, key) = share_of(metric)?;
     let prf = !matches!(metric, Metric::PassRate | Metric::Category(_));

@@ -399,3 +399,48 @@ fn a_flaky_regression_is_listed_for_review_not_counted() {
     );
     assert!(render_gates(&r).contains("flaky regressions (not counted) (1)"));
 }
+
+#[test]
+fn a_subset_run_is_compared_on_the_common_tasks() {
+    // The baseline ran ten fixtures (F1 0.8: every one (4, 1, 1)); a `--quick`-style run only
+    // four, all perfect except one. Rates and F1 come from those four on both sides; a
+    // criterion's rate, which has no per-task share, is not compared.
+    let base = snapshot("base", "h1", &baseline_counts());
+    let mut c: Counts = (0..4).map(|_| vec![(4.0, 1.0, 1.0)]).collect();
+    c[0][0] = (5.0, 0.0, 0.0);
+    let cur = snapshot("cur", "h1", &c);
+    let d = SideDiff::new(&base, &cur, &[]);
+    assert_eq!(d.only_a.len(), 6);
+    assert!(
+        d.warnings.iter().any(|w| w.contains("6 only in A")),
+        "{:?}",
+        d.warnings
+    );
+    let f1 = d.metric("f1").unwrap();
+    assert!(f1.comparable);
+    assert!((f1.a.unwrap() - 0.8).abs() < 1e-12);
+    // Current: tp 17, fp 3, fn 3 -> 34 / 40.
+    assert!((f1.b.unwrap() - 0.85).abs() < 1e-12, "{f1:?}");
+    let crit = d
+        .metric("criterion:must_contain")
+        .or(d.metric("criterion:claims"));
+    if let Some(c) = crit {
+        assert!(!c.comparable);
+        assert_eq!(c.delta, None);
+    }
+    let mut gate = f1_gate(0.05);
+    gate.metric = Metric::Criterion("claims".into());
+    let r = evaluate(
+        &[f1_gate(0.05), gate],
+        std::slice::from_ref(&cur),
+        Against::Baseline(&[d]),
+        &[],
+    );
+    assert_eq!(r.gates[0].status, GateStatus::Pass, "{}", render_gates(&r));
+    assert_eq!(
+        r.gates[1].status,
+        GateStatus::Skipped,
+        "{}",
+        render_gates(&r)
+    );
+}
