@@ -136,6 +136,19 @@ fn tail(subject: &str, n: usize) -> Vec<&str> {
     segs[segs.len().saturating_sub(n)..].to_vec()
 }
 
+/// Whether two claims say the same thing (seed §7): subjects agree on their last `n` segments,
+/// predicates are equal (trimmed), values match with coercion. The scorer matches an extracted
+/// claim against an expected one with it, and `stability` two extracted claims.
+pub(crate) fn same_claim(
+    (subject_a, predicate_a, value_a): (&str, &str, &Value),
+    (subject_b, predicate_b, value_b): (&str, &str, &Value),
+    n: usize,
+) -> bool {
+    tail(subject_a, n) == tail(subject_b, n)
+        && predicate_a.trim() == predicate_b.trim()
+        && value_matches(value_a, value_b)
+}
+
 /// A string as a boolean, the seed's way.
 pub fn coerce_bool(s: &str) -> Option<bool> {
     match s.trim().to_ascii_lowercase().as_str() {
@@ -209,9 +222,11 @@ pub(crate) struct Claims {
 
 impl Claims {
     fn matches(&self, c: &Claim, e: &Expected<'_>) -> bool {
-        tail(&c.subject, self.opts.tail) == tail(e.subject, self.opts.tail)
-            && c.predicate == e.predicate.trim()
-            && value_matches(&c.value, e.value)
+        same_claim(
+            (&c.subject, &c.predicate, &c.value),
+            (e.subject, e.predicate, e.value),
+            self.opts.tail,
+        )
     }
 }
 

@@ -12,7 +12,7 @@
 use serde_json::Value;
 use verity_model::{Evidence, GroupMember, Scope, Score, Scorer};
 
-use crate::claims::{Claim, parse_claims, value_matches};
+use crate::claims::{Claim, parse_claims, same_claim};
 use crate::common::na;
 
 pub(crate) struct Stability {
@@ -31,16 +31,6 @@ enum Form {
     Unparsed,
 }
 
-fn tail(subject: &str, n: usize) -> Vec<String> {
-    let segs: Vec<String> = subject
-        .split(['/', '.'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
-    segs[segs.len().saturating_sub(n)..].to_vec()
-}
-
 impl Stability {
     fn form(&self, text: &str) -> Form {
         match self.compare.as_str() {
@@ -52,9 +42,11 @@ impl Stability {
     }
 
     fn same_claim(&self, a: &Claim, b: &Claim) -> bool {
-        tail(&a.subject, self.tail) == tail(&b.subject, self.tail)
-            && a.predicate == b.predicate
-            && value_matches(&a.value, &b.value)
+        same_claim(
+            (&a.subject, &a.predicate, &a.value),
+            (&b.subject, &b.predicate, &b.value),
+            self.tail,
+        )
     }
 
     fn equal(&self, a: &Form, b: &Form) -> bool {
