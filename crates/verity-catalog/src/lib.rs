@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub mod claims;
+pub mod json_path;
 pub mod swift;
 pub mod text;
 
