@@ -160,7 +160,11 @@ mod tests {
         let shown: Vec<String> = found.iter().map(ToString::to_string).collect();
         assert_eq!(shown.len(), 3);
         assert!(shown.contains(&"$.a[1].id".to_owned()));
-        assert!(found.iter().all(|loc| loc.get(&doc).is_some_and(Value::is_number)));
+        assert!(
+            found
+                .iter()
+                .all(|loc| loc.get(&doc).is_some_and(Value::is_number))
+        );
         for loc in found.iter().rev() {
             loc.remove(&mut doc);
         }

@@ -37,7 +37,9 @@ const STDERR_QUOTE: Quote = Quote {
 ///   outside quotes escapes the next character. Nothing else of a shell applies: there is no
 ///   expansion of variables, globs or `~`, and an unquoted `|`, `&`, `;`, `<`, `>`, `(`, `)`,
 ///   `` ` `` or `$` is an error (write `["sh", "-c", "…"]` to get a shell).
-/// * `options.cwd`: the working directory (relative to verity's own); it must exist.
+/// * `options.cwd`: the working directory; it must exist. Relative to the suite's directory
+///   when written in a suite.toml (the loader resolves it: `cwd = "."` is the suite's own
+///   directory), else to verity's working directory.
 /// * `options.env`: a table of variables added to the environment the program inherits from
 ///   verity (strings, numbers and booleans). Their values never appear in `Debug` output,
 ///   [`Provider::endpoint`] or an error.

@@ -2,6 +2,7 @@
 //! rule, coverage minima, comparisons, gates and perturbed copies.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
@@ -604,6 +605,23 @@ impl Loader<'_> {
                     .with_help("set `provider` (e.g. \"mock\" or \"openai\") in [defaults] or the variant, or pass --provider"),
             );
         }
+        // A command provider's relative working directory is the suite's (`cwd = "."`: the
+        // suite directory), so a suite that ships its pipeline runs from any directory.
+        for v in &mut out {
+            if v.provider.kind != "command" {
+                continue;
+            }
+            if let Some(Value::String(cwd)) = v.provider.options.get("cwd")
+                && Path::new(cwd).is_relative()
+            {
+                let dir = self.root.join(cwd);
+                let dir = std::path::absolute(&dir).unwrap_or(dir);
+                v.provider.options.insert(
+                    "cwd".to_owned(),
+                    Value::String(dir.to_string_lossy().into_owned()),
+                );
+            }
+        }
         out
     }
 
@@ -976,6 +994,49 @@ mod tests {
         "tasks/t.toml",
         "id = \"t\"\ncategory = \"c\"\nprompt = \"p\"\n",
     );
+
+    #[test]
+    fn a_command_providers_relative_cwd_is_the_suites() {
+        let l = suite(&[
+            (
+                "suite.toml",
+                r#"name = "s"
+[defaults]
+provider = "command"
+options = { command = ["sh", "run.sh"] }
+[[variants]]
+name = "here"
+options = { cwd = "." }
+[[variants]]
+name = "sub"
+options = { cwd = "pipe" }
+[[variants]]
+name = "absolute"
+options = { cwd = "/" }
+[[variants]]
+name = "unset"
+"#,
+            ),
+            ("pipe/run.sh", "echo hi"),
+            TASK,
+        ]);
+        let s = l.suite;
+        let cwd = |v: &str| {
+            s.variant(v)
+                .unwrap()
+                .provider
+                .options
+                .get("cwd")
+                .and_then(|c| c.as_str())
+                .map(std::path::PathBuf::from)
+        };
+        let here = cwd("here").unwrap();
+        assert!(here.is_absolute(), "{}", here.display());
+        assert!(!here.ends_with("."), "{}", here.display());
+        assert_eq!(cwd("sub").unwrap(), here.join("pipe"));
+        assert_eq!(cwd("absolute").unwrap(), std::path::PathBuf::from("/"));
+        assert_eq!(cwd("unset"), None);
+    }
 
     #[test]
     fn variants_override_defaults_and_merge_options() {
