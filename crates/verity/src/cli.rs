@@ -166,11 +166,13 @@ pub struct RunArgs {
     pub scorers: Vec<String>,
     #[command(flatten)]
     pub gating: GateArgs,
-    /// Also write the report in this format to --out.
-    #[arg(long, value_enum, requires = "out")]
+    /// Also write the report in this format to --out; without --out, print it on standard
+    /// output instead of the results table (`--format json`: the machine-readable result for
+    /// CI, progress and the verdict on standard error).
+    #[arg(long, value_enum)]
     pub format: Option<Format>,
     /// Where --format writes (a file named here is replaced if it exists).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", requires = "format")]
     pub out: Option<PathBuf>,
     /// Let the suite's `[report]` files replace existing files (without it, only paths with
     /// `{ts}` or `{run}` may).

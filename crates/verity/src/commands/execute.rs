@@ -287,7 +287,7 @@ pub(super) fn execute_plan(
     // Rendering needs every task and sample in memory; a quiet run that writes no report files
     // does not load them, so its memory stays flat however large the run.
     let renders = !quiet
-        || (out.format.is_some() && out.out.is_some())
+        || out.format.is_some()
         || !meta.suite.report.is_empty()
         || wanted(&meta, &out.gating);
     // The exit code, after saying how to finish an interrupted run.
@@ -330,8 +330,10 @@ pub(super) fn execute_plan(
     let costs = costs(&view, config);
     let mut extras = judged.as_ref().map(|j| j.extras()).unwrap_or_default();
     extras.costs = Some(&costs);
+    // `--format` without `--out` prints that report on standard output instead of the table.
+    let to_stdout = out.format.filter(|_| out.out.is_none());
     if !quiet {
-        if out.table {
+        if out.table && to_stdout.is_none() {
             let out_color = use_color(out.color, std::io::stdout().is_terminal());
             print!(
                 "{}",
@@ -349,8 +351,8 @@ pub(super) fn execute_plan(
             run_id
         );
     }
-    if let (Some(fmt), Some(path)) = (out.format, &out.out) {
-        write_out(&render(&view, fmt, false, &extras), Some(path))?;
+    if let Some(fmt) = out.format {
+        write_out(&render(&view, fmt, false, &extras), out.out.as_deref())?;
     }
     for written in write_suite_reports(&run.meta, &view, &run.samples, &extras, out.force)? {
         eprintln!("wrote {}", written.display());

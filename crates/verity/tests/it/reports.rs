@@ -196,6 +196,26 @@ fn out_names_its_file_and_replaces_it() {
 }
 
 #[test]
+fn format_without_out_prints_that_report_instead_of_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path();
+    suite(cwd, "s", "");
+    let out = verity(cwd)
+        .args(["run", "s", "--db", "v.db", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("stored in"), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Standard output is the JSON document alone: a CI step can parse it as it is.
+    let v: serde_json::Value = serde_json::from_str(&text).expect("stdout is one JSON document");
+    assert_eq!(v["per_task"].as_array().unwrap().len(), 2);
+    // --out alone names no format.
+    let out = run(cwd, "s", &["--out", "r.json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
 fn relative_paths_may_not_climb_out() {
     let dir = tempfile::tempdir().unwrap();
     let cwd = dir.path().join("work");
