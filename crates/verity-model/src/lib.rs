@@ -30,6 +30,7 @@ mod response;
 mod run;
 mod score;
 mod scorer;
+mod settings;
 mod suite;
 mod task;
 mod variant;
@@ -49,6 +50,7 @@ pub use run::{
 };
 pub use score::{Evidence, Score, ScoreStatus};
 pub use scorer::{GroupMember, Scope, Scorer};
+pub use settings::{CacheMode, RunSettings};
 pub use suite::{CompareSpec, REPORT_PLACEHOLDERS, ReportSpec, ScorerSpec, ServerSpec, Suite};
 pub use task::{ChatMessage, Input, Role, SourceLoc, Task};
 pub use variant::{

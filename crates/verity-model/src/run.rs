@@ -58,6 +58,9 @@ pub struct RunOptions {
     /// When this run is one slice of a larger one (`--shard K/N`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Only the tasks that failed in this stored run ran (`--failed-in RUN`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_in: Option<String>,
 }
 
 /// One deterministic slice of a run: task number `i` (in suite order) belongs to shard

@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{GateSpec, OutcomeRule, PerturbSpec, SourceLoc, Task, Variant};
+use crate::{GateSpec, OutcomeRule, PerturbSpec, RunSettings, SourceLoc, Task, Variant};
 
 /// A scorer as the suite configures it: a kind plus the kind's own options.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -148,6 +148,10 @@ pub struct Suite {
     /// `tasks`, so this records how they were made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perturb: Option<PerturbSpec>,
+    /// How the suite runs unless the command line says otherwise (`[run]`: retries, cache,
+    /// the epochs of `--quick`).
+    #[serde(default, skip_serializing_if = "RunSettings::is_empty")]
+    pub run: RunSettings,
     /// BLAKE3 over every file the suite was read from, in a stable order.
     pub content_hash: String,
 }

@@ -2,48 +2,8 @@
 
 use verity_model::{GenerateRequest, Provider};
 
-/// How a run uses the response cache.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CacheMode {
-    /// Read hits, write misses (the default: never pay twice for the same answer).
-    #[default]
-    Live,
-    /// Answer only from the cache; a miss is an error naming the sample. No model is called.
-    Replay,
-    /// Call the model every time and overwrite what the cache holds.
-    Refresh,
-    /// Neither read nor write.
-    Off,
-}
-
-impl CacheMode {
-    pub fn parse(s: &str) -> Option<CacheMode> {
-        match s {
-            "live" => Some(CacheMode::Live),
-            "replay" => Some(CacheMode::Replay),
-            "refresh" => Some(CacheMode::Refresh),
-            "off" => Some(CacheMode::Off),
-            _ => None,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CacheMode::Live => "live",
-            CacheMode::Replay => "replay",
-            CacheMode::Refresh => "refresh",
-            CacheMode::Off => "off",
-        }
-    }
-
-    pub fn reads(self) -> bool {
-        matches!(self, CacheMode::Live | CacheMode::Replay)
-    }
-
-    pub fn writes(self) -> bool {
-        matches!(self, CacheMode::Live | CacheMode::Refresh)
-    }
-}
+/// How a run uses the response cache (defined with the suite's `[run]` settings, which name one).
+pub use verity_model::CacheMode;
 
 /// The cache key of one call: BLAKE3 over everything that changes the answer — the provider,
 /// its endpoint and model, the full messages, the tools, the grounding server's identity and

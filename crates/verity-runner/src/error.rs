@@ -62,8 +62,14 @@ pub enum PlanError {
     BadShard { index: u32, count: u32 },
     #[error("--epochs must be at least 1")]
     ZeroEpochs,
-    #[error("no task to run (check --filter / --category / --limit / --shard)")]
+    #[error("no task to run (check --filter / --category / --limit / --shard / --failed-in)")]
     NoTasks,
+    #[error("run {run} has no failed task: nothing to run again")]
+    NoFailures { run: String },
+    #[error(
+        "none of the {failed} tasks that failed in run {run} is in this suite (was that run of another suite, or were its tasks renamed?)"
+    )]
+    FailedNotInSuite { run: String, failed: usize },
     #[error("--category `{category}`: no task of the suite has it (categories: {})", known.join(", "))]
     UnknownCategory {
         category: String,

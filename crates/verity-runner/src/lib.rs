@@ -38,7 +38,7 @@ pub use cache::{CacheMode, cache_key};
 pub use engine::{Execution, RunEvent, RunSummary, Shutdown, estimate, execute, staged_run_meta};
 pub use error::{GroundingError, PlanError, RunError, Stopped, WriterError};
 pub use limits::{LimitSpec, ProviderLimits, RateLimiter};
-pub use plan::{Plan, PlanOptions, TaskFilter, narrow, new_run_id, plan_from_run};
+pub use plan::{FailedIn, Plan, PlanOptions, TaskFilter, narrow, new_run_id, plan_from_run};
 pub use prepare::{Overrides, PrepareError, Prepared, RunRequest, prepare, prepare_suite};
 pub use retry::RetryPolicy;
 pub use scoring::{RescoreSummary, Scorers, rescore, score_groups, score_sample};

@@ -1,3 +1,5 @@
+use std::collections::HashSet;
+
 use globset::Glob;
 use verity_model::{RunOptions, SampleKey, Shard, Suite};
 
@@ -21,6 +23,21 @@ pub struct PlanOptions {
     pub concurrency: usize,
     /// Run only this deterministic slice of the tasks.
     pub shard: Option<Shard>,
+    /// Only the tasks that failed in a stored run (`--failed-in RUN`), intersected with every
+    /// other selection.
+    pub failed_in: Option<FailedIn>,
+}
+
+/// The tasks that failed in a stored run (`verity run SUITE --failed-in RUN`), read from the
+/// store before the suite streams in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FailedIn {
+    /// The stored run.
+    pub run_id: String,
+    /// Its suite's content hash: when the suite's differs, its tasks may have changed.
+    pub suite_hash: String,
+    /// The ids of its tasks that failed ([`verity_store::Store::failed_task_ids`]).
+    pub task_ids: HashSet<String>,
 }
 
 /// A run ready to execute: the suite narrowed to what will run, its tasks in the store.
@@ -89,11 +106,15 @@ pub fn plan_from_run(meta: &verity_model::RunMeta, task_count: u64) -> Plan {
 }
 
 /// Which tasks of a suite a run takes, decided one task at a time in suite order, so the
-/// same selection works on a list in memory and on a dataset streaming in: the quick subset,
-/// then `--filter`, then `--limit`, then every N-th for `--shard`.
+/// same selection works on a list in memory and on a dataset streaming in: the quick subset
+/// and the failures of `--failed-in`, then `--category`, then `--filter`, then `--limit`, then
+/// every N-th for `--shard`. Every selection narrows the others (an intersection).
 #[derive(Debug)]
 pub struct TaskFilter {
-    quick: Option<std::collections::HashSet<String>>,
+    quick: Option<HashSet<String>>,
+    /// `--failed-in`: the run, its failed task ids, and how many of them the suite has.
+    failed_in: Option<(String, HashSet<String>)>,
+    failed_found: usize,
     categories: Option<std::collections::HashSet<String>>,
     /// Every category the suite's tasks have, to name a `--category` that matched none.
     seen_categories: std::collections::BTreeSet<String>,
@@ -117,6 +138,13 @@ impl TaskFilter {
         } else {
             None
         };
+        if let Some(f) = &opts.failed_in
+            && f.task_ids.is_empty()
+        {
+            return Err(PlanError::NoFailures {
+                run: f.run_id.clone(),
+            });
+        }
         let glob = match &opts.filter {
             Some(f) => Some(
                 Glob::new(f)
@@ -138,6 +166,11 @@ impl TaskFilter {
         }
         Ok(TaskFilter {
             quick,
+            failed_in: opts
+                .failed_in
+                .as_ref()
+                .map(|f| (f.run_id.clone(), f.task_ids.clone())),
+            failed_found: 0,
             categories: (!opts.categories.is_empty())
                 .then(|| opts.categories.iter().cloned().collect()),
             seen_categories: Default::default(),
@@ -156,6 +189,12 @@ impl TaskFilter {
             && !self.seen_categories.contains(c)
         {
             self.seen_categories.insert(c.clone());
+        }
+        if let Some((_, failed)) = &self.failed_in {
+            if !failed.contains(id) {
+                return false;
+            }
+            self.failed_found += 1;
         }
         if self.quick.as_ref().is_some_and(|q| !q.contains(id)) {
             return false;
@@ -179,6 +218,26 @@ impl TaskFilter {
 }
 
 impl TaskFilter {
+    /// After every task was offered: `--failed-in` whose failed tasks the suite has none of is
+    /// an error (the run is of another suite, or its tasks were renamed). When only some are
+    /// missing, the warning to show.
+    pub fn check_failed_in(&self) -> Result<Option<String>, PlanError> {
+        let Some((run, failed)) = &self.failed_in else {
+            return Ok(None);
+        };
+        match (self.failed_found, failed.len()) {
+            (0, n) => Err(PlanError::FailedNotInSuite {
+                run: run.clone(),
+                failed: n,
+            }),
+            (found, n) if found < n => Ok(Some(format!(
+                "{} of the {n} tasks that failed in run {run} are not in the suite; the {found} that are run",
+                n - found
+            ))),
+            _ => Ok(None),
+        }
+    }
+
     /// After every task was offered: a `--category` no task of the suite has is an error
     /// (a typo would otherwise drop part of the run silently).
     pub fn check_categories(&self) -> Result<(), PlanError> {
@@ -230,6 +289,11 @@ pub fn narrow(
             return Err(PlanError::ZeroEpochs);
         }
         suite.epochs = e;
+    } else if opts.quick
+        && let Some(e) = suite.run.quick_epochs
+    {
+        // `--quick` runs with the suite's own epochs for it (`[run] quick_epochs`).
+        suite.epochs = e;
     }
     let options = RunOptions {
         epochs: suite.epochs,
@@ -240,6 +304,7 @@ pub fn narrow(
         concurrency: opts.concurrency.max(1),
         variants: suite.variants.iter().map(|v| v.name.clone()).collect(),
         shard: opts.shard,
+        failed_in: opts.failed_in.as_ref().map(|f| f.run_id.clone()),
     };
     Ok((options, filter))
 }

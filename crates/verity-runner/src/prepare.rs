@@ -14,7 +14,7 @@ use verity_model::{ErrorKind, ProviderSpec, ScorerSpec, SourceLoc, Suite, Task, 
 use verity_store::{StageError, Store, StoreError, TaskStage};
 use verity_suite::{Diagnostic, Diagnostics, SinkError, TaskSink};
 
-use crate::plan::{PlanOptions, TaskFilter, narrow, new_run_id};
+use crate::plan::{FailedIn, PlanOptions, TaskFilter, narrow, new_run_id};
 use crate::{Plan, PlanError, staged_run_meta};
 
 /// Command-line overrides of a suite's providers and scorers.
@@ -151,6 +151,12 @@ pub fn prepare(path: &Path, req: &RunRequest, store: &mut Store) -> Result<Prepa
         .into());
     };
     filter.check_categories()?;
+    let mut warnings = loaded.warnings;
+    warnings.extend(failed_in_warnings(
+        &filter,
+        req.options.failed_in.as_ref(),
+        &loaded.suite,
+    )?);
     let plan = Plan {
         run_id,
         suite_path: path.display().to_string(),
@@ -159,10 +165,43 @@ pub fn prepare(path: &Path, req: &RunRequest, store: &mut Store) -> Result<Prepa
         task_count: 0,
     };
     let plan = commit(sink.stage, plan)?;
-    Ok(Prepared {
-        plan,
-        warnings: loaded.warnings,
-    })
+    Ok(Prepared { plan, warnings })
+}
+
+/// What `--failed-in` makes of a loaded suite: an error when the suite has none of the run's
+/// failed tasks; warnings when it lacks some of them, or when its content differs from the
+/// run's (the tasks may have changed since they failed).
+fn failed_in_warnings(
+    filter: &TaskFilter,
+    failed_in: Option<&FailedIn>,
+    suite: &Suite,
+) -> Result<Vec<Diagnostic>, PlanError> {
+    let mut out = Vec::new();
+    if let Some(missing) = filter.check_failed_in()? {
+        out.push(Diagnostic::warning("failed-in", missing));
+    }
+    if let Some(f) = failed_in
+        && f.suite_hash != suite.content_hash
+    {
+        out.push(
+            Diagnostic::warning(
+                "failed-in",
+                format!(
+                    "run {} was of a different version of this suite (content hash {} then, {} now): its failed tasks may have changed since",
+                    f.run_id,
+                    short(&f.suite_hash),
+                    short(&suite.content_hash)
+                ),
+            )
+            .with_help("the tasks are selected by id; compare the suite's files with that run's"),
+        );
+    }
+    Ok(out)
+}
+
+/// The first 12 characters of a hash, as run listings show it.
+fn short(hash: &str) -> &str {
+    hash.get(..12).unwrap_or(hash)
 }
 
 /// [`prepare`] for a suite held in memory (a library caller's, a test's): the same checks and
@@ -191,6 +230,7 @@ pub fn prepare_suite(
         })?;
     }
     filter.check_categories()?;
+    filter.check_failed_in()?;
     let plan = Plan {
         run_id,
         suite_path: suite_path.to_owned(),
@@ -258,6 +298,7 @@ mod tests {
         Suite {
             quick: Vec::new(),
             perturb: None,
+            run: Default::default(),
             name: "s".into(),
             description: None,
             tasks: (0..n).map(|i| Task::prompt(format!("t{i}"), "p")).collect(),
@@ -347,6 +388,114 @@ mod tests {
         let (p, ids) = prepared(s, opts).unwrap();
         assert_eq!(ids, ["t1", "t3"]);
         assert!(p.options.quick);
+    }
+
+    fn failed(run: &str, ids: &[&str]) -> Option<FailedIn> {
+        Some(FailedIn {
+            run_id: run.into(),
+            suite_hash: "h".into(),
+            task_ids: ids.iter().map(|i| i.to_string()).collect(),
+        })
+    }
+
+    /// `--failed-in` takes the failed tasks the suite has, in suite order, and narrows (and is
+    /// narrowed by) every other selection.
+    #[test]
+    fn failed_in_selects_the_failed_tasks_and_intersects() {
+        let only = |opts: PlanOptions| prepared(suite(10), opts);
+        let (p, ids) = only(PlanOptions {
+            failed_in: failed("r1", &["t7", "t1", "t3", "gone"]),
+            ..PlanOptions::default()
+        })
+        .unwrap();
+        assert_eq!(ids, ["t1", "t3", "t7"]);
+        assert_eq!(p.options.failed_in.as_deref(), Some("r1"));
+        // --limit counts the tasks past --failed-in; --filter and --quick intersect.
+        let (_, ids) = only(PlanOptions {
+            failed_in: failed("r1", &["t7", "t1", "t3"]),
+            limit: Some(2),
+            ..PlanOptions::default()
+        })
+        .unwrap();
+        assert_eq!(ids, ["t1", "t3"]);
+        let (_, ids) = only(PlanOptions {
+            failed_in: failed("r1", &["t7", "t1", "t3"]),
+            filter: Some("t[3-9]".into()),
+            ..PlanOptions::default()
+        })
+        .unwrap();
+        assert_eq!(ids, ["t3", "t7"]);
+        let mut s = suite(10);
+        s.quick = vec!["t3".into(), "t4".into()];
+        let (_, ids) = prepared(
+            s,
+            PlanOptions {
+                failed_in: failed("r1", &["t7", "t1", "t3"]),
+                quick: true,
+                ..PlanOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(ids, ["t3"]);
+        // Failed tasks the other selections all drop: nothing to run.
+        assert!(matches!(
+            only(PlanOptions {
+                failed_in: failed("r1", &["t7"]),
+                filter: Some("t1*".into()),
+                ..PlanOptions::default()
+            }),
+            Err(PrepareError::Plan(PlanError::NoTasks))
+        ));
+        // None of the failed tasks in the suite, or no failed task at all: usage errors.
+        let e = only(PlanOptions {
+            failed_in: failed("r1", &["x", "y"]),
+            ..PlanOptions::default()
+        })
+        .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Usage);
+        assert!(
+            matches!(&e, PrepareError::Plan(PlanError::FailedNotInSuite { run, failed: 2 }) if run == "r1"),
+            "{e:?}"
+        );
+        let e = only(PlanOptions {
+            failed_in: failed("r1", &[]),
+            ..PlanOptions::default()
+        })
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "run r1 has no failed task: nothing to run again"
+        );
+    }
+
+    /// `[run] quick_epochs` is the epochs of `--quick`, unless `--epochs` says otherwise.
+    #[test]
+    fn quick_runs_with_the_suites_quick_epochs() {
+        let mut s = suite(4);
+        s.quick = vec!["t1".into()];
+        s.run.quick_epochs = Some(3);
+        let epochs = |quick: bool, epochs: Option<u32>| {
+            let (p, ids) = prepared(
+                s.clone(),
+                PlanOptions {
+                    quick,
+                    epochs,
+                    ..PlanOptions::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(p.suite.epochs, p.options.epochs);
+            assert_eq!(p.total(), ids.len() as u64 * u64::from(p.suite.epochs));
+            p.suite.epochs
+        };
+        assert_eq!(epochs(true, None), 3);
+        assert_eq!(epochs(true, Some(1)), 1, "--epochs wins over quick_epochs");
+        assert_eq!(
+            epochs(false, None),
+            2,
+            "a full run keeps the suite's epochs"
+        );
+        assert_eq!(epochs(false, Some(5)), 5);
     }
 
     #[test]
@@ -443,6 +592,52 @@ mod tests {
         Overrides::default().apply(&mut bare);
         assert_eq!(bare.variants[0].name, "default");
         assert_eq!(bare.variants[0].provider.kind, "local");
+    }
+
+    /// From a suite streaming in, `--failed-in` warns about failed tasks the suite no longer
+    /// has and about a suite whose content changed since the failing run.
+    #[test]
+    fn failed_in_warns_about_missing_tasks_and_a_changed_suite() {
+        let dir = tempfile::tempdir().unwrap();
+        let suite_dir = dir.path().join("s");
+        std::fs::create_dir(&suite_dir).unwrap();
+        std::fs::write(
+            suite_dir.join("suite.toml"),
+            "name = \"s\"\n\n[[variants]]\nname = \"a\"\nprovider = \"mock\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            suite_dir.join("tasks.jsonl"),
+            "{\"id\": \"t1\", \"input\": \"one\"}\n{\"id\": \"t2\", \"input\": \"two\"}\n",
+        )
+        .unwrap();
+        let mut store = Store::open(&dir.path().join("r.db")).unwrap();
+        let hash = verity_suite::load(&suite_dir).unwrap().suite.content_hash;
+        let mut opts = PlanOptions {
+            failed_in: failed("r0", &["t2", "t9"]),
+            ..PlanOptions::default()
+        };
+        opts.failed_in.as_mut().unwrap().suite_hash = hash.clone();
+        let p = prepare(&suite_dir, &request(opts.clone()), &mut store).unwrap();
+        assert_eq!(store.load_tasks(&p.plan.run_id).unwrap()[0].id, "t2");
+        assert_eq!(p.plan.task_count, 1);
+        let said: Vec<&str> = p.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            said,
+            ["1 of the 2 tasks that failed in run r0 are not in the suite; the 1 that are run"]
+        );
+        opts.failed_in.as_mut().unwrap().suite_hash = "0123456789abcdef".into();
+        opts.failed_in.as_mut().unwrap().task_ids = ["t1".to_owned()].into();
+        let p = prepare(&suite_dir, &request(opts), &mut store).unwrap();
+        let said: Vec<&str> = p.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with(&format!(
+                "run r0 was of a different version of this suite (content hash 0123456789ab then, {} now)",
+                &hash[..12]
+            )),
+            "{said:?}"
+        );
     }
 
     /// A request the suite refuses is found when the configured suite arrives, before the

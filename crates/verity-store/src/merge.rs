@@ -181,6 +181,13 @@ fn select(runs: Vec<ShardRun>, paths: &[PathBuf]) -> Result<Vec<ShardRun>> {
         if a.options.filter != b.options.filter {
             return Err(differ("task filter", &a.options.filter, &b.options.filter));
         }
+        if a.options.failed_in != b.options.failed_in {
+            return Err(differ(
+                "--failed-in run",
+                &a.options.failed_in,
+                &b.options.failed_in,
+            ));
+        }
         if a.options.limit != b.options.limit {
             return Err(differ("task limit", &a.options.limit, &b.options.limit));
         }

@@ -1,9 +1,11 @@
 //! Reading a run's samples, scorings and group scores back, and adding a new scoring.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use rusqlite::{OptionalExtension, params};
-use verity_model::{GroupRecord, Outcome, Response, RunMeta, SampleKey, SampleRecord, Score};
+use verity_model::{
+    GroupRecord, Outcome, Response, RunMeta, SampleKey, SampleRecord, Score, ScoreStatus,
+};
 
 use crate::{Result, Store, StoreError, json, parse};
 
@@ -200,6 +202,34 @@ impl Store {
         )?;
         tx.commit()?;
         Ok(next)
+    }
+
+    /// The ids of the tasks that failed in the run under its current scoring (what
+    /// `verity run --failed-in RUN` runs again): a task with a sample whose outcome is `fail` or
+    /// `error` (a sample without a verdict counts as an error), in any variant and epoch, and
+    /// every task of a group score that failed or errored (all epochs of a task, or all the
+    /// tasks sharing a metadata value: a group is judged again only with all its members).
+    /// Tasks the run never reached are not failures. Sorted.
+    pub fn failed_task_ids(&self, run_id: &str) -> Result<BTreeSet<String>> {
+        let scoring = self.load_run_meta(run_id)?.scoring;
+        let mut stmt = self.conn.prepare(
+            "SELECT DISTINCT s.task_id FROM samples s LEFT JOIN scores c
+               ON c.run_id = s.run_id AND c.task_id = s.task_id AND c.variant = s.variant
+              AND c.epoch = s.epoch AND c.scoring = ?2
+             WHERE s.run_id = ?1 AND (c.outcome IS NULL OR c.outcome != 'pass')",
+        )?;
+        let mut failed: BTreeSet<String> = stmt
+            .query_map(params![run_id, scoring], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        for g in self.load_groups(run_id, Some(scoring))? {
+            if g.scores
+                .iter()
+                .any(|s| matches!(s.status, ScoreStatus::Fail | ScoreStatus::Error))
+            {
+                failed.extend(g.task_ids);
+            }
+        }
+        Ok(failed)
     }
 
     /// The keys of the run's stored samples whose response is an infrastructure error (the ones

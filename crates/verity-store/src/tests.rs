@@ -5,6 +5,7 @@ use verity_model::*;
 use super::*;
 
 mod cache;
+mod failed;
 mod merge;
 mod open;
 mod redact;
@@ -19,6 +20,7 @@ fn meta(id: &str, started: &str) -> RunMeta {
         suite: Suite {
             quick: Vec::new(),
             perturb: None,
+            run: Default::default(),
             name: "x".into(),
             description: None,
             tasks: vec![Task::prompt("t1", "hi")],

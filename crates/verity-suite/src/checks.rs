@@ -686,6 +686,7 @@ mod tests {
         Suite {
             quick: Vec::new(),
             perturb: None,
+            run: Default::default(),
             name: "s".into(),
             description: None,
             tasks: vec![task("a", 1), task("b", 2)],

@@ -1,5 +1,5 @@
 //! suite.toml: the suite's name, where its tasks are, its variants, servers, scorers, outcome
-//! rule, coverage minima, comparisons, gates and perturbed copies.
+//! rule, coverage minima, comparisons, gates, perturbed copies and run settings.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,8 +8,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 use verity_model::{
     CompareSpec, ErrorPolicy, GateSpec, GenParams, GroundingMode, GroundingSpec, METRIC_FORMS,
-    Metric, OutcomeMode, OutcomeRule, PromptTemplate, ProviderSpec, ReportSpec, ScorerSpec,
-    ServerSpec, Variant,
+    Metric, OutcomeMode, OutcomeRule, PromptTemplate, ProviderSpec, ReportSpec, RunSettings,
+    ScorerSpec, ServerSpec, Variant,
 };
 
 use crate::diag::{Diagnostic, SourceFile, did_you_mean};
@@ -34,7 +34,14 @@ const SUITE_KEYS: &[&str] = &[
     "report",
     "quick",
     "perturb",
+    "run",
 ];
+
+/// Keys of `[run]`.
+const RUN_KEYS: &[&str] = &["retries", "cache", "quick_epochs"];
+
+/// The `[run] cache` modes a suite may default to (`replay` is a choice for one run).
+const SUITE_CACHE_MODES: &[&str] = &["live", "refresh", "off"];
 
 /// Keys of a `[[gates]]` entry.
 const GATE_KEYS: &[&str] = &["metric", "variant", "min", "max", "baseline", "max_drop"];
@@ -93,6 +100,8 @@ pub(crate) struct Config {
     pub(crate) quick: Vec<(String, Arc<SourceFile>, Span)>,
     /// `[perturb]`, when written and sound.
     pub(crate) perturb: Option<Perturber>,
+    /// `[run]`: how the suite runs unless the command line says otherwise.
+    pub(crate) run: RunSettings,
 }
 
 impl Default for Config {
@@ -112,6 +121,7 @@ impl Default for Config {
             report: ReportSpec::default(),
             quick: Vec::new(),
             perturb: None,
+            run: RunSettings::default(),
         }
     }
 }
@@ -307,6 +317,11 @@ impl Loader<'_> {
         {
             cfg.perturb = self.perturb_table(f, e, t);
         }
+        if let Some(e) = doc.get("run")
+            && let Some(t) = self.table(f, e)
+        {
+            cfg.run = self.run_table(f, t, !cfg.quick.is_empty());
+        }
         if let Some(e) = doc.get("report")
             && let Some(t) = self.table(f, e)
         {
@@ -336,6 +351,46 @@ impl Loader<'_> {
             }
         }
         cfg
+    }
+
+    /// `[run]`: the retries, cache mode and quick epochs the suite runs with unless the
+    /// command line sets them. `has_quick`: the suite declares a `quick` subset.
+    fn run_table(&mut self, f: &Arc<SourceFile>, t: &Table, has_quick: bool) -> RunSettings {
+        self.check_keys(f, t, RUN_KEYS, "in [run]");
+        let mut run = RunSettings::default();
+        if let Some(e) = t.get("retries") {
+            run.retries = self.int(f, e, 0, 100).map(|n| n as u32);
+        }
+        if let Some(e) = t.get("cache") {
+            if matches!(&e.value.kind, Kind::Str(s) if s == "replay") {
+                let d = self.bad_value(
+                    f,
+                    e.value.span.clone(),
+                    "`cache = \"replay\"` answers from the cache only: a choice for one run, not a suite's default",
+                );
+                self.push(d.with_help(
+                    "pass --cache replay (or --provider replay) to the run instead; a suite may default to \"live\", \"refresh\" or \"off\"",
+                ));
+            } else {
+                run.cache = self
+                    .choice(f, e, SUITE_CACHE_MODES)
+                    .and_then(|m| verity_model::CacheMode::parse(&m));
+            }
+        }
+        if let Some(e) = t.get("quick_epochs") {
+            run.quick_epochs = self.int(f, e, 1, i128::from(u32::MAX)).map(|n| n as u32);
+            if run.quick_epochs.is_some() && !has_quick {
+                self.push(
+                    Diagnostic::warning(
+                        "unused",
+                        "`quick_epochs` has no effect: the suite declares no `quick` subset",
+                    )
+                    .at_span(f, e.key_span.start..e.value.span.end)
+                    .with_help("add `quick = [\"task-id\", …]` at the top of suite.toml"),
+                );
+            }
+        }
+        run
     }
 
     /// Reports `problem`, if any, at `span`; returns whether there was one.
@@ -1559,6 +1614,85 @@ json = "out/{} {x y}.json"
         assert_found(
             &found,
             &["json-syntax@x.json:2:11: invalid JSON schema: expected value"],
+        );
+    }
+
+    /// `[run]` is read into the suite's run settings; a suite without it has none.
+    #[test]
+    fn run_settings_parse() {
+        let l = suite(&[
+            (
+                "suite.toml",
+                "name = \"s\"\nquick = [\"t\"]\n[defaults]\nprovider = \"mock\"\n[run]\nretries = 1\ncache = \"off\"\nquick_epochs = 3\n",
+            ),
+            TASK,
+        ]);
+        assert!(l.warnings.is_empty(), "{:?}", l.warnings);
+        assert_eq!(
+            l.suite.run,
+            verity_model::RunSettings {
+                retries: Some(1),
+                cache: Some(verity_model::CacheMode::Off),
+                quick_epochs: Some(3),
+            }
+        );
+        let plain = suite(&[("suite.toml", "name = \"s\"\n"), TASK]);
+        assert!(plain.suite.run.is_empty());
+        // `quick_epochs` without a quick subset loads, with a warning at the setting.
+        let (dir, loaded) = crate::testing::load_files(&[
+            (
+                "suite.toml",
+                "name = \"s\"\n[defaults]\nprovider = \"mock\"\n[run]\nquick_epochs = 2\n",
+            ),
+            TASK,
+        ]);
+        let loaded = loaded.unwrap();
+        assert_eq!(loaded.suite.run.quick_epochs, Some(2));
+        assert_eq!(
+            crate::testing::list(&dir, &loaded.warnings),
+            [
+                "unused@suite.toml:5:1: `quick_epochs` has no effect: the suite declares no `quick` subset"
+            ]
+        );
+    }
+
+    /// Every `[run]` problem at its line and column.
+    #[test]
+    fn run_settings_problems() {
+        let found = errors(&[
+            (
+                "suite.toml",
+                "name = \"s\"\n[run]\nretries = -1\ncache = \"of\"\nquick_epochs = 0\nepochs = 2\n",
+            ),
+            TASK,
+        ]);
+        assert_found(
+            &found,
+            &[
+                "unknown-key@suite.toml:6:1: unknown key `epochs` in [run]",
+                "bad-value@suite.toml:3:11: `retries` must be between 0 and 100",
+                "bad-value@suite.toml:4:9: `cache` must be one of \"live\", \"refresh\" or \"off\"; found `of`",
+                "bad-value@suite.toml:5:16: `quick_epochs` must be at least 1",
+            ],
+        );
+        let found = errors(&[
+            (
+                "suite.toml",
+                "name = \"s\"\n[run]\ncache = \"replay\"\nretries = \"2\"\n",
+            ),
+            TASK,
+        ]);
+        assert_found(
+            &found,
+            &[
+                "bad-value@suite.toml:3:9: `cache = \"replay\"` answers from the cache only",
+                "wrong-type@suite.toml:4:11: `retries` must be an integer, found a string",
+            ],
+        );
+        let found = errors(&[("suite.toml", "name = \"s\"\nrun = 3\n"), TASK]);
+        assert_found(
+            &found,
+            &["wrong-type@suite.toml:2:7: `run` must be a table"],
         );
     }
 

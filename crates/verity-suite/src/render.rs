@@ -420,6 +420,7 @@ mod tests {
         let suite = Suite {
             quick: Vec::new(),
             perturb: None,
+            run: Default::default(),
             name: "s".into(),
             description: None,
             tasks: vec![task()],

@@ -95,6 +95,7 @@ pub(crate) fn load(path: &Path, sink: Option<&mut dyn TaskSink>) -> Result<Loade
             report: Default::default(),
             quick: Vec::new(),
             perturb: None,
+            run: Default::default(),
             content_hash: String::new(),
         };
         let count = match sink {
@@ -249,6 +250,7 @@ impl<'s> Loader<'s> {
             report: cfg.report,
             quick: quick.iter().map(|(id, _, _)| id.clone()).collect(),
             perturb: cfg.perturb.as_ref().map(|p| p.spec.clone()),
+            run: cfg.run.clone(),
             content_hash: String::new(),
         };
         self.perturb = cfg.perturb;

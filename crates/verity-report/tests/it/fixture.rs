@@ -67,6 +67,7 @@ pub fn suite() -> Suite {
     Suite {
         quick: Vec::new(),
         perturb: None,
+        run: Default::default(),
         gates: Vec::new(),
         name: "swift-anti-hallucination".into(),
         description: Some("Seed 000 in miniature.".into()),
@@ -150,6 +151,7 @@ pub fn meta() -> RunMeta {
             concurrency: 4,
             variants: Vec::new(),
             shard: None,
+            failed_in: None,
         },
         started_at: "2026-05-20T10:00:00Z".into(),
         finished_at: Some("2026-05-20T10:02:05Z".into()),

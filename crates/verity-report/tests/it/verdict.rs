@@ -84,6 +84,7 @@ fn run(id: &str, hash: &str, counts: &Counts) -> (RunMeta, Vec<SampleRecord>) {
             concurrency: 1,
             variants: Vec::new(),
             shard: None,
+            failed_in: None,
         },
         started_at: format!("2026-05-20T10:00:0{}Z", id.len() % 10),
         finished_at: Some("2026-05-20T10:02:00Z".into()),

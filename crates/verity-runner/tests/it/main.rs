@@ -25,6 +25,7 @@ fn suite(n: usize, provider: ProviderSpec, scorers: Vec<ScorerSpec>, epochs: u32
     Suite {
         quick: Vec::new(),
         perturb: None,
+        run: Default::default(),
         name: "runner-test".into(),
         description: None,
         tasks,

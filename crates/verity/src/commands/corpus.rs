@@ -148,6 +148,7 @@ fn generate(a: CorpusGenerateArgs, config: &Config) -> Result<u8, CliError> {
         }
         Err(e) => return Err(e.into()),
     };
+    settings.apply_suite(&plan.suite.run);
     let variant = plan.suite.variants[0].clone();
     let run_id = plan.run_id.clone();
     let result = execute_plan(
@@ -237,7 +238,7 @@ fn scanned_line(scan: &Scan, max_bytes: u64) -> String {
 }
 
 /// The suite the run executes: the extractor's variants (model, prompt, system message,
-/// response schema), one task per scanned file, one epoch, and nothing that judges — no
+/// response schema) and how it calls them (`[run]` retries and cache), one task per scanned file, one epoch, and nothing that judges — no
 /// scorers, gates, quick subset, coverage, comparisons or report files. Its content hash is its
 /// own, so its runs never count as earlier runs of the extractor suite.
 fn corpus_suite(extractor: Suite, scan: Scan) -> Suite {
@@ -287,6 +288,7 @@ fn corpus_suite(extractor: Suite, scan: Scan) -> Suite {
         compare: Vec::new(),
         gates: Vec::new(),
         perturb: None,
+        run: extractor.run,
         report: Default::default(),
         quick: Vec::new(),
         content_hash: hash.finalize().to_hex().to_string(),

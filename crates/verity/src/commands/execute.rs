@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
 
-use verity_model::{ErrorKind, Provider, RunStatus, SampleKey, Suite};
+use verity_model::{ErrorKind, Provider, RunSettings, RunStatus, SampleKey, Suite};
 use verity_runner::{
     Budget, CacheMode, Execution, FailFast, LimitSpec, RetryPolicy, RunEvent, Shutdown,
 };
@@ -31,6 +31,27 @@ pub(super) struct ExecSettings {
     pub(super) fail_fast: FailFast,
     pub(super) cache: CacheMode,
     pub(super) budget: Budget,
+    /// Whether `retry.max_retries` came from --retries (else the suite's `[run]` may set it).
+    retries_explicit: bool,
+    /// Whether `cache` came from --cache or --provider replay (else the suite's may set it).
+    cache_explicit: bool,
+}
+
+impl ExecSettings {
+    /// Applies the suite's `[run]` settings to what the command line left unset: they come
+    /// after the command line and before verity.toml and the defaults.
+    pub(super) fn apply_suite(&mut self, run: &RunSettings) {
+        if !self.retries_explicit
+            && let Some(n) = run.retries
+        {
+            self.retry.max_retries = n;
+        }
+        if !self.cache_explicit
+            && let Some(mode) = run.cache
+        {
+            self.cache = mode;
+        }
+    }
 }
 
 pub(super) fn exec_settings(
@@ -102,6 +123,8 @@ pub(super) fn exec_settings(
         },
         cache,
         budget: Budget::new(e.max_cost, e.max_tokens),
+        retries_explicit: e.retries.is_some(),
+        cache_explicit: e.cache.is_some(),
     })
 }
 
@@ -119,6 +142,7 @@ pub(super) fn replay_provider(
             ));
         }
         settings.cache = CacheMode::Replay;
+        settings.cache_explicit = true;
     }
     Ok(())
 }

@@ -27,6 +27,7 @@ pub(super) fn retry(a: RetryArgs, config: &Config) -> Result<u8, CliError> {
     }
     eprintln!("retrying {} failed samples of run {id}", failed.len());
     let mut settings = exec_settings(&a.exec, a.concurrency, config)?;
+    settings.apply_suite(&meta.suite.run);
     // A retry exists to reach the model again: a cached answer cannot be an error, so reading
     // the cache is pointless, but fresh answers still go into it.
     if settings.cache == CacheMode::Live {

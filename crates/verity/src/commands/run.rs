@@ -91,6 +91,7 @@ fn prepare(
             quick: a.quick,
             concurrency,
             shard: a.shard.as_deref().map(parse_shard).transpose()?,
+            failed_in: None,
         },
         overrides: Overrides {
             provider: a.provider.clone(),
