@@ -120,15 +120,21 @@ pub struct RunArgs {
     #[arg(required_unless_present = "resume")]
     pub suite: Option<PathBuf>,
     /// Finish an interrupted run (Ctrl-C, crash, kill -9) without re-sending completed samples.
-    #[arg(long, value_name = "RUN", conflicts_with_all = ["suite", "variants", "epochs", "limit", "filter", "quick", "categories", "provider", "model", "base_url", "api_key_env", "command", "scorers", "shard"])]
+    #[arg(long, value_name = "RUN", conflicts_with_all = ["suite", "variants", "epochs", "limit", "filter", "quick", "categories", "provider", "model", "base_url", "api_key_env", "command", "scorers", "shard", "failed_in"])]
     pub resume: Option<String>,
+    /// Run only the tasks that failed (a failing or errored sample, or a failed group score)
+    /// in this stored run: an id, a unique prefix, `latest` or `latest~N`. Combines with the
+    /// other selections.
+    #[arg(long, value_name = "RUN")]
+    pub failed_in: Option<String>,
     /// Run the K-th of N deterministic slices of the tasks (1-based), e.g. 2/4.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
     /// Run only this variant (repeatable).
     #[arg(long = "variant", value_name = "NAME")]
     pub variants: Vec<String>,
-    /// Samples per task and variant (overrides the suite's `epochs`).
+    /// Samples per task and variant (overrides the suite's `epochs`, and `[run] quick_epochs`
+    /// under --quick).
     #[arg(long)]
     pub epochs: Option<u32>,
     /// Run only the first N tasks (after --filter).
@@ -137,7 +143,8 @@ pub struct RunArgs {
     /// Run only tasks whose id matches this glob.
     #[arg(long, value_name = "GLOB")]
     pub filter: Option<String>,
-    /// Run only the suite's quick subset (its suite.toml's `quick` task ids).
+    /// Run only the suite's quick subset (its suite.toml's `quick` task ids), with its
+    /// `[run] quick_epochs` when set.
     #[arg(long)]
     pub quick: bool,
     /// Run only tasks of these categories (comma-separated or repeated).
@@ -230,10 +237,12 @@ pub struct ExecArgs {
     /// Per-call time limit in seconds [default: 60; 1800 for the embedded `local` model]
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
-    /// Retries of a failed call (429, 5xx, timeouts, broken connections) [default: 5]
+    /// Retries of a failed call (5xx, timeouts, broken connections; 429s retry on time)
+    /// [default: the suite's `[run] retries`, else verity.toml's, else 5]
     #[arg(long)]
     pub retries: Option<u32>,
-    /// Response cache: live (read and write), replay (cache only, no model calls), refresh (write only), off
+    /// Response cache: live (read and write), replay (cache only, no model calls), refresh
+    /// (write only), off [default: the suite's `[run] cache`, else verity.toml's, else live]
     #[arg(long, value_name = "MODE")]
     pub cache: Option<String>,
     /// Refuse to start when the estimated cost exceeds this many USD; stop scheduling when spend reaches it.

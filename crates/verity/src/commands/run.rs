@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 use verity_model::{ErrorKind, RunStatus, Shard};
-use verity_runner::{Overrides, PlanOptions, PrepareError, RunRequest};
+use verity_runner::{FailedIn, Overrides, PlanOptions, PrepareError, RunRequest};
 use verity_store::Store;
 
 use super::execute::{Output, exec_settings, execute_plan, replay_provider};
@@ -39,12 +39,23 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
         (None, Some(path)) => {
             // The gates' flags and the baseline they need are checked before anything runs.
             preflight(path, &a.gating)?;
-            let mut store = Store::open(&db)?;
-            let plan = prepare(path, &a, settings.concurrency, &mut store, color)?;
+            let (mut store, failed_in) = match &a.failed_in {
+                Some(run) => {
+                    let store = open_existing(&db)?;
+                    match failed_tasks_of(&store, run, a.quiet)? {
+                        Some(f) => (store, Some(f)),
+                        None => return Ok(exit::OK),
+                    }
+                }
+                None => (Store::open(&db)?, None),
+            };
+            let plan = prepare(path, &a, failed_in, settings.concurrency, &mut store, color)?;
             (store, plan, false)
         }
         (None, None) => return Err(CliError::usage("name a suite to run, or --resume RUN")),
     };
+    // The suite's `[run]` settings fill in what the command line left unset.
+    settings.apply_suite(&plan.suite.run);
     let run_id = plan.run_id.clone();
     let result = execute_plan(
         plan,
@@ -72,11 +83,36 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
     result
 }
 
+/// The tasks that failed in the stored run `run` (`--failed-in`), or `None` when none did:
+/// then there is nothing to run, which is said (even when `quiet`), and the command succeeds.
+fn failed_tasks_of(store: &Store, run: &str, quiet: bool) -> Result<Option<FailedIn>, CliError> {
+    let id = store.resolve_run(run)?;
+    let task_ids = store.failed_task_ids(&id)?;
+    if task_ids.is_empty() {
+        eprintln!("run {id} has no failed task; nothing to run again");
+        return Ok(None);
+    }
+    let meta = store.load_run_meta(&id)?;
+    if !quiet {
+        eprintln!(
+            "running again the {} task{} that failed in run {id}",
+            task_ids.len(),
+            if task_ids.len() == 1 { "" } else { "s" }
+        );
+    }
+    Ok(Some(FailedIn {
+        run_id: id,
+        suite_hash: meta.suite.content_hash,
+        task_ids: task_ids.into_iter().collect(),
+    }))
+}
+
 /// Prepares a new run of the suite at `path` in `store` ([`verity_runner::prepare`]), printing
 /// the suite's warnings, or its diagnostics when it does not load.
 fn prepare(
     path: &Path,
     a: &RunArgs,
+    failed_in: Option<FailedIn>,
     concurrency: usize,
     store: &mut Store,
     color: bool,
@@ -91,7 +127,7 @@ fn prepare(
             quick: a.quick,
             concurrency,
             shard: a.shard.as_deref().map(parse_shard).transpose()?,
-            failed_in: None,
+            failed_in,
         },
         overrides: Overrides {
             provider: a.provider.clone(),

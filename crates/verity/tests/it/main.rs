@@ -12,6 +12,7 @@ mod openai;
 mod readonly;
 mod reports;
 mod run;
+mod runflags;
 mod secrets;
 mod support;
 mod swift;
