@@ -430,6 +430,44 @@ pub enum ModelCommand {
         #[arg(long, value_name = "DIR")]
         models_dir: Option<PathBuf>,
     },
+    /// Generate one answer with the embedded model, for scripts and pipelines (e.g. a
+    /// program behind the `command` provider): the prompt from standard input (or --prompt),
+    /// the answer on standard output followed by a newline.
+    Generate(Box<ModelGenerateArgs>),
+}
+
+#[derive(Debug, Args)]
+pub struct ModelGenerateArgs {
+    /// The prompt (the user message) [default: standard input, read to its end, less one
+    /// final newline].
+    #[arg(long, value_name = "TEXT")]
+    pub prompt: Option<String>,
+    /// A known model (`verity model list`), pulled beforehand, or `local:/path/to/model.gguf`
+    /// [default: the default model].
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// The system message [default: the model's own].
+    #[arg(long, value_name = "TEXT")]
+    pub system: Option<String>,
+    /// A JSON Schema file the answer must follow, enforced while decoding.
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
+    /// 0 (the default) is greedy, the same answer every time; above 0 samples.
+    #[arg(long, value_name = "T")]
+    pub temperature: Option<f64>,
+    /// The sampling seed (with a temperature above 0) [default: a random one].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The most tokens the answer may have [default: 512].
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<u32>,
+    /// Where models live [default: $VERITY_MODELS_DIR or ~/.cache/verity/models].
+    #[arg(long, value_name = "DIR")]
+    pub models_dir: Option<PathBuf>,
+    /// Print {"text", "usage": {"input_tokens", "output_tokens"}, "model", "finish_reason"}
+    /// instead of the text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -110,3 +110,202 @@ fn a_suite_without_a_provider_runs_on_the_embedded_model_and_quick_narrows_it() 
     assert_eq!(e2["cache_hit"], true, "{e2:#}");
     assert_eq!(e2["text"], e["text"]);
 }
+
+/// `verity model generate` with `input` on standard input; returns the output.
+fn generate(dir: &std::path::Path, input: &str, args: &[&str]) -> std::process::Output {
+    use std::io::Write as _;
+    let mut child = verity(dir)
+        .args(["model", "generate"])
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A command that fails before reading its input closes the pipe first.
+    if let Err(e) = child.stdin.take().unwrap().write_all(input.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn ok(out: std::process::Output) -> String {
+    assert!(out.status.success(), "{:?}: {}", out.status, stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn model_generate_answers_the_same_twice_with_the_same_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let q = "What is the capital of France? Answer in one word.";
+    let greedy = ["--model", SMOL, "--max-tokens", "16", "--temperature", "0"];
+    let a = ok(generate(d, &format!("{q}\n"), &greedy));
+    assert!(a.contains("Paris"), "{a:?}");
+    assert_eq!(
+        ok(generate(d, q, &greedy)),
+        a,
+        "stdin less its final newline"
+    );
+    let mut with_prompt = greedy.to_vec();
+    with_prompt.extend(["--prompt", q]);
+    assert_eq!(
+        ok(generate(d, "", &with_prompt)),
+        a,
+        "--prompt asks the same"
+    );
+    // Sampling with a seed repeats itself too.
+    let sampled = [
+        "--model",
+        SMOL,
+        "--max-tokens",
+        "24",
+        "--temperature",
+        "0.8",
+        "--seed",
+        "42",
+        "--system",
+        "You are a poet.",
+    ];
+    let s1 = ok(generate(d, "Write about the sea.", &sampled));
+    assert!(!s1.trim().is_empty());
+    assert_eq!(ok(generate(d, "Write about the sea.", &sampled)), s1);
+}
+
+#[test]
+fn model_generate_follows_a_schema_and_reports_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "maxLength": 20},
+            "age": {"type": "integer", "minimum": 0, "maximum": 150},
+            "colours": {"type": "array", "items": {"enum": ["red", "green", "blue"]}, "maxItems": 3}
+        },
+        "required": ["name", "age", "colours"],
+        "additionalProperties": false
+    });
+    std::fs::write(d.join("person.json"), schema.to_string()).unwrap();
+    let out = ok(generate(
+        d,
+        "Describe Ada, 36, who likes green, as JSON.",
+        &[
+            "--model",
+            SMOL,
+            "--schema",
+            "person.json",
+            "--max-tokens",
+            "96",
+            "--json",
+        ],
+    ));
+    let report: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(report["model"], SMOL);
+    assert_eq!(report["finish_reason"], "stop", "{report:#}");
+    assert!(report["usage"]["input_tokens"].as_u64().unwrap() > 0);
+    assert!(report["usage"]["output_tokens"].as_u64().unwrap() > 0);
+    let text = report["text"].as_str().unwrap();
+    let v: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text:?}"));
+    // What the schema allows, checked by hand (the workspace has no JSON Schema validator).
+    let o = v
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {v}"));
+    let mut keys: Vec<&str> = o.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["age", "colours", "name"], "{v}");
+    assert!(
+        o["name"].as_str().is_some_and(|s| s.chars().count() <= 20),
+        "{v}"
+    );
+    assert!(o["age"].as_u64().is_some_and(|n| n <= 150), "{v}");
+    let colours = o["colours"].as_array().unwrap();
+    assert!(colours.len() <= 3, "{v}");
+    assert!(
+        colours
+            .iter()
+            .all(|c| ["red", "green", "blue"].contains(&c.as_str().unwrap_or(""))),
+        "{v}"
+    );
+}
+
+#[test]
+fn model_generate_errors_exit_with_their_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let empty = d.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let cases: Vec<(Vec<String>, &str, i32, &str)> = vec![
+        (
+            vec!["--model".into(), "gpt-5".into()],
+            "hi",
+            2,
+            "unknown model `gpt-5`",
+        ),
+        (
+            vec![
+                "--model".into(),
+                SMOL.into(),
+                "--models-dir".into(),
+                empty.display().to_string(),
+            ],
+            "hi",
+            2,
+            "verity model pull smollm2-135m-instruct",
+        ),
+        (
+            vec![
+                "--model".into(),
+                SMOL.into(),
+                "--schema".into(),
+                "bad.json".into(),
+            ],
+            "hi",
+            2,
+            "not JSON",
+        ),
+        (
+            vec![
+                "--model".into(),
+                SMOL.into(),
+                "--schema".into(),
+                "odd.json".into(),
+            ],
+            "hi",
+            2,
+            "invalid `response_schema`",
+        ),
+        (
+            vec![
+                "--model".into(),
+                SMOL.into(),
+                "--schema".into(),
+                "none.json".into(),
+            ],
+            "hi",
+            2,
+            "none.json",
+        ),
+        (
+            vec!["--model".into(), SMOL.into()],
+            "  \n",
+            2,
+            "the prompt is empty",
+        ),
+        (
+            vec!["--model".into(), SMOL.into(), "--temperature=-1".into()],
+            "hi",
+            2,
+            "--temperature must be 0 or more",
+        ),
+    ];
+    std::fs::write(d.join("bad.json"), "{\"type\": ").unwrap();
+    std::fs::write(d.join("odd.json"), "{\"type\": 12}").unwrap();
+    for (args, input, code, says) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = generate(d, input, &args);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
+        assert!(stdout(&out).is_empty(), "{args:?}: {}", stdout(&out));
+    }
+}
