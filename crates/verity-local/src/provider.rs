@@ -436,6 +436,7 @@ impl Provider for LocalProvider {
                 model: Some(self.model.clone()),
                 finish_reason: Some(out.finish_reason.to_owned()),
                 raw,
+                artifacts: Vec::new(),
             })
         })
     }

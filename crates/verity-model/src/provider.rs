@@ -39,6 +39,10 @@ pub struct Generation {
     pub finish_reason: Option<String>,
     /// The raw response body, kept for observations.
     pub raw: String,
+    /// Named intermediate results (the `command` provider's `artifacts`), in stage order;
+    /// absent from cache entries that have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub artifacts: Vec<crate::Artifact>,
 }
 
 /// What went wrong with a provider call, classified so the runner knows whether to retry.

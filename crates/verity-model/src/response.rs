@@ -1,6 +1,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::Artifact;
+
 /// Identifies one sample: a task under a variant at an epoch (0-based).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct SampleKey {
@@ -66,6 +68,11 @@ pub struct Response {
     pub finish_reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ResponseError>,
+    /// Named intermediate results of a pipeline, in the order its stages ran (the `command`
+    /// provider's `artifacts`); empty for every other provider, and absent from rows stored
+    /// before there were artifacts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub artifacts: Vec<Artifact>,
 }
 
 impl Response {

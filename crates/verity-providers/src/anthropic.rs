@@ -405,6 +405,7 @@ fn parse_response(bytes: Vec<u8>, answer: Answer) -> Result<Generation, String> 
         model: parsed.model,
         finish_reason: parsed.stop_reason,
         raw,
+        artifacts: Vec::new(),
     })
 }
 

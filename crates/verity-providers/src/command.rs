@@ -9,14 +9,19 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use verity_model::{
-    BoxFuture, ChatMessage, GenParams, GenerateRequest, Generation, Input, Provider, ProviderError,
-    ProviderErrorKind, ProviderSpec, SampleKey, ToolCall, Usage,
+    Artifact, BoxFuture, ChatMessage, GenParams, GenerateRequest, Generation, Input, Provider,
+    ProviderError, ProviderErrorKind, ProviderSpec, SampleKey, ToolCall, Usage,
 };
 use verity_process::{Capture, Output, ProcessError, Quote, Spec, Stdin};
 
 use crate::options::{Options, config_error};
 
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+/// The variable that tells the program where the running verity executable is.
+pub const VERITY_EXE: &str = "VERITY_EXE";
+/// The version of the output protocol, part of the cache identity: entries cached when an
+/// answer was read differently (before `output` and `artifacts`) are not reused.
+const PROTOCOL: &[u8] = b"command-protocol-2";
 /// The most standard output a call may produce.
 pub(crate) const MAX_STDOUT: usize = 16 * 1024 * 1024;
 /// How much of the end of standard error is kept for error messages.
@@ -43,6 +48,11 @@ const STDERR_QUOTE: Quote = Quote {
 /// * `options.env`: a table of variables added to the environment the program inherits from
 ///   verity (strings, numbers and booleans). Their values never appear in `Debug` output,
 ///   [`Provider::endpoint`] or an error.
+/// * `VERITY_EXE` is set for the program to the path of the running verity executable
+///   (`std::env::current_exe`, when it can be found), so a pipeline can call verity itself —
+///   `"$VERITY_EXE" model generate …` for its model stage — without knowing where it is
+///   installed. `options.env` may override it. It is not part of the cache identity: which
+///   verity runs the pipeline does not decide its answer.
 /// * `options.timeout_s`: how long one call may take, default 60.
 /// * `model`: what [`Provider::model`] reports; default the program's file name.
 ///
@@ -80,12 +90,21 @@ const STDERR_QUOTE: Quote = Quote {
 ///
 /// The program need not read its input. What it writes to standard output is the answer:
 ///
-/// * a JSON object with a string `text` is read as `{"text": "…", "tool_calls": [{"id": "…",
-///   "name": "…", "arguments": {…}}], "usage": {"input_tokens": 0, "output_tokens": 0},
-///   "model": "…", "finish_reason": "…"}` (every field but `text` optional; a field of the
-///   wrong type is an invalid response);
+/// * a JSON object with a string `text` (or `output`, its synonym), or with `artifacts`, is
+///   read as `{"text": "…", "tool_calls": [{"id": "…", "name": "…", "arguments": {…}}],
+///   "usage": {"input_tokens": 0, "output_tokens": 0}, "model": "…", "finish_reason": "…",
+///   "artifacts": {"api_ir": {…}, "ui_plan": {…}}}` (every field but `text` / `output`
+///   optional; both `text` and `output`, or a field of the wrong type, is an invalid response);
 /// * anything else (plain text, or JSON of another shape) is the answer's text, less one
 ///   trailing newline.
+///
+/// `artifacts` (stage attribution) is an object of the pipeline's named intermediate results
+/// in the order its stages ran, any JSON each. Every one is stored with the sample as a
+/// [`verity_model::Artifact`]: its name, the BLAKE3 of its canonical text (object keys sorted,
+/// so key order does not change the hash; a string is hashed as its text), its size, and the
+/// value itself unless its canonical text is over 1 MiB
+/// ([`verity_model::MAX_ARTIFACT_VALUE_BYTES`]: then only the hash and size are kept). The
+/// `stages` scorer compares them across epochs to name the first stage that drifted.
 ///
 /// Standard error is not part of the answer; its last lines are quoted when the call fails.
 ///
@@ -116,6 +135,8 @@ pub struct CommandProvider {
     command_line: String,
     /// BLAKE3 over what else decides the answers: see [`CommandProvider::cache_identity`].
     state_digest: String,
+    /// The running verity executable, given to the program as `VERITY_EXE`.
+    verity_exe: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for CommandProvider {
@@ -259,6 +280,7 @@ impl CommandProvider {
             model,
             command_line,
             state_digest,
+            verity_exe: std::env::current_exe().ok(),
         })
     }
 
@@ -308,7 +330,11 @@ impl CommandProvider {
         let input = self.input(req)?;
         let mut spec = Spec::new(&self.program)
             .args(&self.argv[1..])
-            .arg0(&self.argv[0])
+            .arg0(&self.argv[0]);
+        if let Some(exe) = &self.verity_exe {
+            spec = spec.env(VERITY_EXE, exe);
+        }
+        let mut spec = spec
             .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdin::Bytes(input))
             .stdout(Capture::UpTo(MAX_STDOUT))
@@ -387,8 +413,9 @@ impl Provider for CommandProvider {
     }
 }
 
-/// BLAKE3 over the working directory, the extra environment and the contents of the program
-/// and of every argument naming an existing file (each part length-prefixed).
+/// BLAKE3 over the protocol version, the working directory, the extra environment and the
+/// contents of the program and of every argument naming an existing file (each part
+/// length-prefixed).
 fn state_digest(
     argv: &[String],
     program: &Path,
@@ -405,6 +432,7 @@ fn state_digest(
         None => std::env::current_dir().unwrap_or_default(),
     };
     let base = base.canonicalize().unwrap_or(base);
+    part(PROTOCOL);
     part(base.as_os_str().as_encoded_bytes());
     let mut vars: Vec<&(String, String)> = env.iter().collect();
     vars.sort();
@@ -447,13 +475,18 @@ pub(crate) fn parse_output(stdout: Vec<u8>) -> Result<Generation, String> {
             e.utf8_error().valid_up_to()
         )
     })?;
-    // Only a JSON object with a string `text` is the structured form.
+    // Only a JSON object with a string `text` or `output`, or with `artifacts`, is the
+    // structured form.
     let object = raw
         .trim_start()
         .starts_with('{')
         .then(|| serde_json::from_str::<Value>(&raw).ok())
         .flatten()
-        .filter(|v| v.get("text").is_some_and(Value::is_string));
+        .filter(|v| {
+            v.get("text").is_some_and(Value::is_string)
+                || v.get("output").is_some_and(Value::is_string)
+                || v.get("artifacts").is_some()
+        });
     if let Some(Value::Object(object)) = object {
         let mut generation = structured(object)?;
         generation.raw = raw;
@@ -471,14 +504,47 @@ pub(crate) fn parse_output(stdout: Vec<u8>) -> Result<Generation, String> {
         model: None,
         finish_reason: None,
         raw,
+        artifacts: Vec::new(),
     })
 }
 
-/// The `{"text": …}` form of an answer.
+/// The `{"text": …}` (or `{"output": …}`) form of an answer.
 fn structured(mut object: Map<String, Value>) -> Result<Generation, String> {
-    let text = match object.remove("text") {
-        Some(Value::String(s)) => s,
-        _ => String::new(),
+    let (key, text) = match (object.remove("text"), object.remove("output")) {
+        (Some(_), Some(_)) => {
+            return Err(
+                "the answer has both `text` and `output`: give one (they are synonyms)".into(),
+            );
+        }
+        (Some(t), None) => ("text", t),
+        (None, Some(o)) => ("output", o),
+        (None, None) => {
+            return Err("an answer with `artifacts` needs a string `output` (or `text`)".into());
+        }
+    };
+    let text = match text {
+        Value::String(s) => s,
+        other => return Err(format!("`{}` must be a string, not `{}`", key, other)),
+    };
+    let artifacts = match object.remove("artifacts") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(stages)) => stages
+            .into_iter()
+            .map(|(name, value)| {
+                if name.trim().is_empty() {
+                    Err("`artifacts` has a stage with an empty name".to_owned())
+                } else {
+                    Ok(Artifact::new(name, value))
+                }
+            })
+            .collect::<Result<_, String>>()?,
+        Some(other) => {
+            return Err(format!(
+                "`artifacts` must be an object of named stage results \
+                 ({{\"api_ir\": …, \"ui_plan\": …}}), not `{}`",
+                short(&other)
+            ));
+        }
     };
     let tool_calls = match object.remove("tool_calls") {
         None | Some(Value::Null) => Vec::new(),
@@ -533,7 +599,18 @@ fn structured(mut object: Map<String, Value>) -> Result<Generation, String> {
         model,
         finish_reason,
         raw: String::new(),
+        artifacts,
     })
+}
+
+/// A value for an error message, cut to a readable length.
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() <= 80 {
+        return text;
+    }
+    let cut: String = text.chars().take(80).collect();
+    format!("{cut}…")
 }
 
 /// Splits a command line into words the way a POSIX shell would, without any expansion.
@@ -794,5 +871,81 @@ mod tests {
             err.contains("not UTF-8") && err.contains("offset 2"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn output_is_a_synonym_of_text_and_artifacts_are_hashed_in_order() {
+        let out = |s: &str| parse_output(s.as_bytes().to_vec());
+        assert_eq!(out(r#"{"output": "ok"}"#).unwrap().text, "ok");
+        assert_eq!(out(r#"{"text": "ok"}"#).unwrap().text, "ok");
+        assert!(out(r#"{"output": "ok"}"#).unwrap().artifacts.is_empty());
+
+        let g = out(
+            r#"{"output": "{\"users\": {}}", "artifacts": {"api_ir": {"b": 1, "a": [1, 2]},
+               "ui_plan": {"views": ["table"]}, "note": "text"}, "usage": {"input_tokens": 2}}"#,
+        )
+        .unwrap();
+        assert_eq!(g.text, r#"{"users": {}}"#);
+        assert_eq!(g.usage.input_tokens, 2);
+        let names: Vec<&str> = g.artifacts.iter().map(|a| a.name.as_str()).collect();
+        // The order the stages ran, not sorted.
+        assert_eq!(names, ["api_ir", "ui_plan", "note"]);
+        assert_eq!(g.artifacts[0].value, Some(json!({"b": 1, "a": [1, 2]})));
+        assert_eq!(
+            g.artifacts[0].hash,
+            blake3::hash(br#"{"a":[1,2],"b":1}"#).to_hex().to_string()
+        );
+        assert_eq!(
+            g.artifacts[2].hash,
+            blake3::hash(b"text").to_hex().to_string()
+        );
+        assert!(g.raw.contains("\"artifacts\""));
+
+        // Key order does not change a hash; a value does.
+        let hash = |s: &str| out(s).unwrap().artifacts[0].hash.clone();
+        let base =
+            hash(r#"{"output": "", "artifacts": {"s": {"x": 1, "y": {"p": true, "q": null}}}}"#);
+        assert_eq!(
+            hash(r#"{"artifacts": {"s": {"y": {"q": null, "p": true}, "x": 1}}, "text": "z"}"#),
+            base
+        );
+        assert_ne!(
+            hash(r#"{"output": "", "artifacts": {"s": {"x": 2, "y": {"p": true, "q": null}}}}"#),
+            base
+        );
+        assert_ne!(
+            hash(r#"{"output": "", "artifacts": {"s": {"x": 1, "y": {"p": false, "q": null}}}}"#),
+            base
+        );
+
+        for (bad, needle) in [
+            (
+                r#"{"text": "a", "output": "b"}"#,
+                "both `text` and `output`",
+            ),
+            (r#"{"output": "a", "text": 1}"#, "both `text` and `output`"),
+            (
+                r#"{"output": "a", "artifacts": ["api_ir"]}"#,
+                "`artifacts` must be an object of named stage results",
+            ),
+            (
+                r#"{"output": "a", "artifacts": "api_ir"}"#,
+                "not `\"api_ir\"`",
+            ),
+            (r#"{"output": "a", "artifacts": {"": 1}}"#, "an empty name"),
+            (
+                r#"{"output": 5, "artifacts": {}}"#,
+                "`output` must be a string, not `5`",
+            ),
+            (
+                r#"{"artifacts": {"a": 1}}"#,
+                "needs a string `output` (or `text`)",
+            ),
+        ] {
+            let err = out(bad).unwrap_err();
+            assert!(err.contains(needle), "{bad}: {err}");
+        }
+        // Without `artifacts`, JSON whose `output` is not a string is an answer like any other.
+        assert_eq!(out(r#"{"output": 5}"#).unwrap().text, r#"{"output": 5}"#);
     }
 }

@@ -456,6 +456,7 @@ fn parse_response(bytes: Vec<u8>) -> Result<Generation, String> {
         model: parsed.model_version,
         finish_reason: candidate.finish_reason,
         raw,
+        artifacts: Vec::new(),
     })
 }
 

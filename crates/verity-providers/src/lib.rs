@@ -45,7 +45,7 @@ use std::sync::Arc;
 use verity_model::{Provider, ProviderError, ProviderSpec};
 
 pub use crate::anthropic::AnthropicProvider;
-pub use crate::command::CommandProvider;
+pub use crate::command::{CommandProvider, VERITY_EXE};
 pub use crate::gemini::GeminiProvider;
 pub use crate::mock::MockProvider;
 pub use crate::openai::OpenAiProvider;

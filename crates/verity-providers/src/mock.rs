@@ -66,6 +66,7 @@ impl MockProvider {
             usage,
             model: Some(self.model.clone()),
             finish_reason: Some("stop".to_owned()),
+            artifacts: Vec::new(),
         })
     }
 }

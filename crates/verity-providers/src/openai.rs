@@ -405,6 +405,7 @@ pub(crate) fn parse_response(bytes: Vec<u8>) -> Result<Generation, String> {
         model: parsed.model,
         finish_reason: choice.finish_reason,
         raw,
+        artifacts: Vec::new(),
     })
 }
 

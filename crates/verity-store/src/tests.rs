@@ -251,3 +251,55 @@ fn garbage_file_is_an_error_not_a_panic() {
     .unwrap();
     assert!(Store::open(&path).is_err());
 }
+
+/// A pipeline's stage results are stored with its sample and load back; rows stored before
+/// there were artifacts load with none.
+#[test]
+fn artifacts_round_trip_and_old_rows_load_without_them() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.insert_run(&meta("r1", "2026-01-01T00:00:00Z")).unwrap();
+    let mut with = sample("t1", "a", "{}", Outcome::Pass);
+    with.response.artifacts = vec![
+        Artifact::new(
+            "api_ir",
+            serde_json::json!({"paths": ["/users"], "version": "3.1"}),
+        ),
+        Artifact::new("ui_plan", serde_json::json!("list users")),
+    ];
+    s.write(&[
+        Write::Sample {
+            run_id: "r1".into(),
+            scoring: 1,
+            record: with.clone(),
+        },
+        Write::Sample {
+            run_id: "r1".into(),
+            scoring: 1,
+            record: sample("t1", "b", "4", Outcome::Pass),
+        },
+    ])
+    .unwrap();
+    // A response without artifacts is stored as before: no `artifacts` key.
+    let stored: String = s
+        .conn
+        .query_row(
+            "SELECT response_json FROM samples WHERE variant = 'b'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(!stored.contains("artifacts"));
+    // Variant `b`'s row as an earlier verity stored it: no `artifacts` key at all.
+    s.conn
+        .execute(
+            "UPDATE samples SET response_json = ?1 WHERE variant = 'b'",
+            [r#"{"text":"4","usage":{"input_tokens":0,"output_tokens":0},"latency_ms":3,"cache_hit":false,"attempts":1}"#],
+        )
+        .unwrap();
+    let loaded = s.load_samples("r1", None).unwrap();
+    assert_eq!(loaded[0].response, with.response);
+    assert_eq!(loaded[0].response.artifacts[1].name, "ui_plan");
+    assert_eq!(loaded[1].response.text, "4");
+    assert_eq!(loaded[1].response.latency_ms, 3);
+    assert!(loaded[1].response.artifacts.is_empty());
+}

@@ -679,3 +679,66 @@ fn cache_identity_follows_the_pipeline_not_just_its_command_line() {
         build(json!({"cwd": other.to_str().unwrap(), "env": {"SECRET_TOKEN": "s3cr3t-value-1"}}));
     assert_ne!(d.cache_identity(), c.cache_identity());
 }
+
+/// A pipeline reports its stages' results as `artifacts`, and finds the running verity as
+/// `VERITY_EXE` (an `options.env` entry overrides it); the variable is no part of the cache
+/// identity.
+#[tokio::test]
+async fn a_pipeline_gets_verity_exe_and_reports_artifacts() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = script(
+        dir.path(),
+        "pipeline.py",
+        r#"#!/usr/bin/env python3
+import json, os, sys
+req = json.load(sys.stdin)
+print(json.dumps({
+    "output": os.environ.get("VERITY_EXE", "(unset)"),
+    "artifacts": {"api_ir": {"task": req["task"]["id"], "ops": ["list"]},
+                  "ui_plan": "epoch %d" % req["sample"]["epoch"]},
+}))
+"#,
+    );
+    let p = provider(path_arg(&program), json!({}));
+    let g = p.generate(&request("plan the UI")).await.unwrap();
+    let exe = std::env::current_exe().unwrap();
+    assert_eq!(g.text, exe.to_str().unwrap());
+    assert_eq!(g.artifacts.len(), 2);
+    assert_eq!(
+        (g.artifacts[0].name.as_str(), g.artifacts[1].name.as_str()),
+        ("api_ir", "ui_plan")
+    );
+    assert_eq!(
+        g.artifacts[0].value,
+        Some(json!({"ops": ["list"], "task": "t1"}))
+    );
+    assert_eq!(
+        g.artifacts[1].hash,
+        verity_model::Artifact::new("ui_plan", json!("epoch 0")).hash
+    );
+    assert!(!p.cache_identity().contains("VERITY_EXE"));
+    assert!(!p.cache_identity().contains(exe.to_str().unwrap()));
+
+    let overridden = provider(path_arg(&program), json!({"env": {"VERITY_EXE": "/opt/v"}}));
+    assert_eq!(
+        overridden.generate(&request("x")).await.unwrap().text,
+        "/opt/v"
+    );
+
+    // Artifacts that are not an object are an invalid response naming the field.
+    let bad = script(
+        dir.path(),
+        "bad.sh",
+        "#!/bin/sh\necho '{\"output\": \"x\", \"artifacts\": [1, 2]}'\n",
+    );
+    let err = provider(path_arg(&bad), json!({}))
+        .generate(&request("x"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ProviderErrorKind::InvalidResponse);
+    assert!(
+        err.message.contains("`artifacts` must be an object"),
+        "{}",
+        err.message
+    );
+}

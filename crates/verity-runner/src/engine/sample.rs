@@ -173,6 +173,7 @@ async fn answer(
                     model: g.model,
                     finish_reason: g.finish_reason,
                     error: None,
+                    artifacts: g.artifacts,
                 };
             }
             Ok(None) => {}
@@ -403,6 +404,7 @@ async fn call_with_retries(
                     model: g.model.clone(),
                     finish_reason: g.finish_reason.clone(),
                     error: None,
+                    artifacts: g.artifacts.clone(),
                 };
                 return (response, Some(g));
             }

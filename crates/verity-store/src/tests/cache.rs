@@ -1,4 +1,4 @@
-use verity_model::{Generation, ToolCall, Usage};
+use verity_model::{Artifact, Generation, ToolCall, Usage};
 
 use crate::{CACHE_NAMESPACE, CachePrune, MIGRATIONS, Store, StoreError, Write};
 
@@ -18,6 +18,8 @@ fn entry(text: &str) -> Generation {
         model: Some("m-2026".into()),
         finish_reason: Some("stop".into()),
         raw: format!("{{\"choices\":[{{\"text\":{text:?}}}]}}"),
+        // A pipeline's stage results travel with the cached answer.
+        artifacts: vec![Artifact::new("api_ir", serde_json::json!({"q": text}))],
     }
 }
 
