@@ -161,7 +161,34 @@ pub fn score_groups<'a>(
             }
         }
     }
-    (records, changed)
+    (merge_records(records), changed)
+}
+
+/// One record per variant, scope and group, holding the scores of every group scorer that
+/// judged it in scorer order: the store keeps one row per group, so two scorers of one scope
+/// (`identical` and `stages` over the same epochs) must share it rather than replace each other.
+fn merge_records(records: Vec<GroupRecord>) -> Vec<GroupRecord> {
+    let mut merged: Vec<GroupRecord> = Vec::with_capacity(records.len());
+    let mut at: HashMap<(String, String, String), usize> = HashMap::new();
+    for r in records {
+        let key = (r.variant.clone(), r.scope.clone(), r.group.clone());
+        match at.get(&key) {
+            Some(&i) => {
+                let into = &mut merged[i];
+                for t in r.task_ids {
+                    if !into.task_ids.contains(&t) {
+                        into.task_ids.push(t);
+                    }
+                }
+                into.scores.extend(r.scores);
+            }
+            None => {
+                at.insert(key, merged.len());
+                merged.push(r);
+            }
+        }
+    }
+    merged
 }
 
 /// The group a task belongs to under a group scope: its id for `Epochs`, its value of the
