@@ -30,6 +30,7 @@ pub const KINDS: &[&str] = &[
     "swift",
     "claims",
     "stability",
+    "stages",
 ];
 
 /// The option keys each kind accepts (every kind also takes `name`, handled by the loader).
@@ -49,6 +50,7 @@ fn allowed_options(kind: &str) -> &'static [&'static str] {
         "swift" => swift::OPTION_KEYS,
         "claims" => claims::OPTION_KEYS,
         "stability" => &["by", "compare", "tail"],
+        "stages" => &["deterministic"],
         _ => &[],
     }
 }
@@ -161,6 +163,17 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
                 ));
             }
         }
+        "stages" => {
+            if let Some(v) = o.get("deterministic")
+                && string_list(v).is_none_or(|names| names.iter().any(|n| n.trim().is_empty()))
+            {
+                issues.push(ConfigIssue::new(
+                    Some("deterministic"),
+                    "`deterministic` must be a stage name or a list of stage names (the keys of \
+                     the pipeline's `artifacts`)",
+                ));
+            }
+        }
         "identical" => match o.get("normalize").map(|v| v.as_str()) {
             None | Some(Some("none" | "trim" | "json")) => {}
             _ => issues.push(ConfigIssue::new(
@@ -242,6 +255,7 @@ pub fn criteria(spec: &ScorerSpec) -> Option<Vec<String>> {
         "json-valid" => "json_valid",
         "identical" => "identical",
         "stability" => "stability",
+        "stages" => "stages",
         "swift" => {
             let renames = spec.options.get("criteria").and_then(Value::as_object);
             return Some(
@@ -319,6 +333,26 @@ mod tests {
             issues[0].message,
             "unknown option `trim` for scorer `identical`; it takes: normalize"
         );
+    }
+
+    #[test]
+    fn stages_takes_stage_names() {
+        for ok in [
+            json!({}),
+            json!({"deterministic": "api_ir"}),
+            json!({"deterministic": ["a", "b"]}),
+        ] {
+            assert_eq!(check_spec(&spec("stages", ok.clone())), [], "{ok}");
+        }
+        for bad in [
+            json!({"deterministic": 1}),
+            json!({"deterministic": ["a", ""]}),
+        ] {
+            let issues = check_spec(&spec("stages", bad.clone()));
+            assert_eq!(issues.len(), 1, "{bad}");
+            assert_eq!(issues[0].key.as_deref(), Some("deterministic"));
+        }
+        assert_eq!(criteria(&spec("stages", json!({}))).unwrap(), ["stages"]);
     }
 
     #[test]

@@ -78,6 +78,14 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
             name,
             opts: verity_catalog::claims::ClaimsOpts::from_options(o),
         }),
+        "stages" => Box::new(crate::stages::Stages {
+            name,
+            criterion,
+            deterministic: o
+                .get("deterministic")
+                .and_then(string_list)
+                .unwrap_or_default(),
+        }),
         "identical" => Box::new(Identical {
             name,
             criterion,

@@ -16,6 +16,7 @@ mod build;
 pub mod claims;
 mod common;
 mod stability;
+mod stages;
 mod text;
 
 pub use build::build;

@@ -168,7 +168,7 @@ pub struct RunArgs {
     /// With --provider command: the program to run per sample (a JSON request on stdin, the answer on stdout).
     #[arg(long, value_name = "COMMAND LINE")]
     pub command: Option<String>,
-    /// Add a scorer (equals, contains, regex, json-valid, identical, claims, stability); repeatable.
+    /// Add a scorer (equals, contains, regex, json-valid, identical, claims, stability, stages); repeatable.
     #[arg(long = "scorer", value_name = "KIND")]
     pub scorers: Vec<String>,
     #[command(flatten)]
