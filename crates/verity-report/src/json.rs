@@ -170,6 +170,12 @@ fn epoch(view: &RunView, s: &SampleRecord) -> Value {
         "attempts": s.response.attempts,
         "model": s.response.model,
         "finish_reason": s.response.finish_reason,
+        // Names and hashes only: the values stay in the store, the report stays small.
+        "artifacts": s.response.artifacts.iter().map(|a| json!({
+            "name": a.name,
+            "hash": a.hash,
+            "size": a.size,
+        })).collect::<Vec<_>>(),
         "completed_at": s.completed_at,
     })
 }

@@ -247,6 +247,15 @@ fn record(s: S) -> SampleRecord {
     } else {
         Vec::new()
     };
+    // A grounded sample also reports a pipeline stage, so the report shows artifacts.
+    let artifacts = if tool_calls.is_empty() {
+        Vec::new()
+    } else {
+        vec![verity_model::Artifact::new(
+            "retrieved",
+            json!({ "query": s.task, "docs": ["doc-1", "doc-2"] }),
+        )]
+    };
     let response = Response {
         text: s.text.into(),
         tool_calls,
@@ -260,6 +269,7 @@ fn record(s: S) -> SampleRecord {
         model: Some("coder-0.5b".into()),
         finish_reason: Some("stop".into()),
         error: None,
+        artifacts,
     };
     let outcome = rule.evaluate(&s.scores, false);
     SampleRecord {

@@ -14,6 +14,7 @@ mod reports;
 mod run;
 mod runflags;
 mod secrets;
+mod stages;
 mod support;
 mod swift;
 mod validate;
