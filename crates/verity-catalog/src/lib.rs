@@ -12,6 +12,7 @@
 
 pub mod claims;
 pub mod json_path;
+pub mod schema;
 pub mod swift;
 pub mod text;
 
@@ -26,6 +27,7 @@ pub const KINDS: &[&str] = &[
     "contains",
     "regex",
     "json-valid",
+    "json-schema",
     "identical",
     "swift",
     "claims",
@@ -46,6 +48,7 @@ fn allowed_options(kind: &str) -> &'static [&'static str] {
             "must_match",
         ],
         "json-valid" => &["extract"],
+        "json-schema" => schema::OPTION_KEYS,
         "identical" => &["normalize"],
         "swift" => swift::OPTION_KEYS,
         "claims" => claims::OPTION_KEYS,
@@ -88,6 +91,10 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
     }
     if spec.kind == "claims" {
         issues.extend(claims::check_options(&spec.options));
+        return issues;
+    }
+    if spec.kind == "json-schema" {
+        issues.extend(schema::check_options(&spec.options));
         return issues;
     }
     let o = &spec.options;
@@ -272,6 +279,21 @@ pub fn criteria(spec: &ScorerSpec) -> Option<Vec<String>> {
             );
         }
         "claims" => return Some(claims::CRITERIA.iter().map(|c| (*c).to_owned()).collect()),
+        // `integrity` only when there are rules to check.
+        "json-schema" => {
+            let rules = spec
+                .options
+                .get("rules")
+                .and_then(Value::as_array)
+                .is_some_and(|r| !r.is_empty());
+            let n = if rules { 2 } else { 1 };
+            return Some(
+                schema::CRITERIA[..n]
+                    .iter()
+                    .map(|c| (*c).to_owned())
+                    .collect(),
+            );
+        }
         _ => return None,
     };
     Some(vec![
@@ -324,10 +346,20 @@ mod tests {
 
     #[test]
     fn every_kind_checks_with_no_options() {
-        for kind in KINDS {
+        for kind in KINDS.iter().filter(|k| **k != "json-schema") {
             assert_eq!(check_spec(&spec(kind, json!({}))), [], "{kind}");
             assert!(criteria(&spec(kind, json!({}))).is_some(), "{kind}");
         }
+        // `json-schema` alone needs an option: the schema (its criteria: `integrity` with rules).
+        let bare = check_spec(&spec("json-schema", json!({})));
+        assert_eq!(bare.len(), 1);
+        assert!(bare[0].message.starts_with("`schema` is required"));
+        let with_rules = spec(
+            "json-schema",
+            json!({"schema": {"type": "object"}, "rules": [{"exists": "$.a"}]}),
+        );
+        assert_eq!(check_spec(&with_rules), []);
+        assert_eq!(criteria(&with_rules).unwrap(), ["schema", "integrity"]);
         let issues = check_spec(&spec("identical", json!({"trim": true})));
         assert_eq!(
             issues[0].message,

@@ -2,6 +2,7 @@
 //! `verity-swift`.
 
 use serde_json::Value;
+use verity_catalog::schema;
 use verity_catalog::text::{TextOpts, string_list};
 use verity_catalog::{check_spec, criteria};
 use verity_model::{ConfigIssue, Scorer, ScorerSpec};
@@ -55,6 +56,31 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
             criterion,
             raw: o.get("extract").and_then(Value::as_str) == Some("raw"),
         }),
+        "json-schema" => {
+            // `check_spec` passed: the schema is there (the loader inlined it) and compiles, and
+            // the rules parse. Compiled here, once per scorer, not once per sample.
+            let schema = o.get("schema").ok_or_else(|| {
+                ConfigIssue::new(
+                    Some("schema"),
+                    format!(
+                        "the schema file {} was not read into the suite",
+                        o.get("schema_file").and_then(Value::as_str).unwrap_or("?")
+                    ),
+                )
+            })?;
+            let validator = schema::compile(schema, o.get("draft").and_then(Value::as_str))
+                .map_err(|e| ConfigIssue::new(Some("schema"), e))?;
+            let rules = match o.get("rules") {
+                Some(r) => schema::parse_rules(r).map_err(|mut issues| issues.swap_remove(0))?,
+                None => Vec::new(),
+            };
+            Box::new(crate::schema::JsonSchema {
+                name,
+                validator,
+                raw: o.get("extract").and_then(Value::as_str) == Some("raw"),
+                rules,
+            })
+        }
         "swift" => Box::new(verity_swift::SwiftScorer::from_options(&name, o)?),
         "stability" => Box::new(crate::stability::Stability {
             name,

@@ -15,9 +15,11 @@
 mod build;
 pub mod claims;
 mod common;
+mod schema;
 mod stability;
 mod stages;
 mod text;
 
 pub use build::build;
 pub use common::strip_fence;
+pub use schema::MAX_EVIDENCE;
