@@ -13,7 +13,7 @@ use verity_model::{
 };
 
 use crate::diag::{Diagnostic, SourceFile, did_you_mean};
-use crate::loader::{Loader, ScorerSpans};
+use crate::loader::{Loader, ScorerSpans, blake3_hex, normalize};
 use crate::perturb::Perturber;
 use crate::tree::{Entry, Kind, Node, Span, Table, to_json};
 use crate::values;
@@ -701,6 +701,9 @@ impl Loader<'_> {
                 }
             }
             let Some(kind) = kind else { continue };
+            if kind == "json-schema" {
+                self.json_schema_options(f, t, &mut options);
+            }
             let spec = ScorerSpec {
                 kind,
                 name,
@@ -736,6 +739,83 @@ impl Loader<'_> {
             });
         }
         out
+    }
+
+    /// A `json-schema` scorer's files, read into its options so a stored run needs none of
+    /// them: the schema file `schema` names becomes the document itself (`schema`), the path as
+    /// written (`schema_file`) and the BLAKE3 of its canonical text (`schema_hash`); a command
+    /// rule's directory becomes absolute (the suite directory, or its `dir` under it). Every
+    /// file read (the schema, and the files a command rule's arguments name in the suite) is
+    /// part of the suite's content hash.
+    fn json_schema_options(
+        &mut self,
+        f: &Arc<SourceFile>,
+        t: &Table,
+        options: &mut Map<String, Value>,
+    ) {
+        for key in ["schema_file", "schema_hash"] {
+            if let Some(e) = t.get(key) {
+                let d = self.bad_value(
+                    f,
+                    e.key_span.clone(),
+                    format!("`{key}` is set by verity from `schema`; write `schema = \"path/to/schema.json\"`"),
+                );
+                self.push(d.label("not an option to set"));
+                options.remove(key);
+            }
+        }
+        if let Some(e) = t.get("schema") {
+            let doc = match &e.value.kind {
+                Kind::Str(path) => {
+                    options.remove("schema");
+                    options.insert("schema_file".into(), Value::String(path.clone()));
+                    self.schema_file(f, path, e.value.span.clone())
+                }
+                Kind::Table(_) => Some(to_json(&e.value)),
+                // The catalog's check says what `schema` must be.
+                _ => None,
+            };
+            if let Some(doc) = doc {
+                let hash = blake3_hex(verity_catalog::schema::canonical_text(&doc).as_bytes());
+                options.insert("schema_hash".into(), Value::String(hash));
+                options.insert("schema".into(), doc);
+            }
+        }
+        let Some(Value::Array(rules)) = options.get_mut("rules") else {
+            return;
+        };
+        for rule in rules.iter_mut() {
+            let Some(rule) = rule.as_object_mut() else {
+                continue;
+            };
+            let Some(Value::Array(argv)) = rule.get("command") else {
+                continue;
+            };
+            let rel_dir = match rule.get("dir") {
+                None => Some(String::new()),
+                Some(Value::String(d)) => Some(normalize(d)),
+                Some(_) => None,
+            };
+            let Some(rel_dir) = rel_dir else { continue };
+            let dir = self.root.join(&rel_dir);
+            for arg in argv.iter().filter_map(Value::as_str) {
+                let rel = if rel_dir.is_empty() {
+                    normalize(arg)
+                } else {
+                    normalize(&format!("{}/{arg}", rel_dir.trim_end_matches('/')))
+                };
+                let inside = !std::path::Path::new(arg).is_absolute()
+                    && !rel.split('/').any(|seg| seg == "..");
+                if inside && self.root.join(&rel).is_file() {
+                    self.read_file(&rel, None);
+                }
+            }
+            let abs = std::path::absolute(&dir).unwrap_or(dir);
+            rule.insert(
+                "dir".into(),
+                Value::String(abs.to_string_lossy().into_owned()),
+            );
+        }
     }
 
     fn outcome(&mut self, f: &Arc<SourceFile>, t: &Table) -> OutcomeRule {
@@ -1693,6 +1773,128 @@ json = "out/{} {x y}.json"
         assert_found(
             &found,
             &["wrong-type@suite.toml:2:7: `run` must be a table"],
+        );
+    }
+
+    const UI_SCHEMA: &str = "{\n  \"type\": \"object\",\n  \"required\": [\"views\"]\n}\n";
+
+    fn json_schema_suite(extra: &str) -> String {
+        format!(
+            "name = \"s\"\n[[scorers]]\nkind = \"json-schema\"\nschema = \"schemas/ui.json\"\n{extra}"
+        )
+    }
+
+    /// The schema file is read into the suite (a stored run rescored needs no file), with the
+    /// path as written and the hash of its canonical text; a command rule's directory is made
+    /// absolute, and the files its arguments name count in the content hash.
+    #[test]
+    fn json_schema_files_are_inlined_and_hashed() {
+        let toml = json_schema_suite(
+            "[[scorers.rules]]\nname = \"ok\"\ncommand = [\"python3\", \"check.py\"]\n",
+        );
+        let files = |schema: &'static str, check: &'static str| {
+            [
+                ("suite.toml", toml.clone()),
+                ("schemas/ui.json", schema.to_owned()),
+                ("check.py", check.to_owned()),
+                (TASK.0, TASK.1.to_owned()),
+            ]
+        };
+        let load = |files: &[(&str, String)]| {
+            let refs: Vec<(&str, &str)> = files.iter().map(|(p, c)| (*p, c.as_str())).collect();
+            let (dir, result) = crate::testing::load_files(&refs);
+            (dir, result.unwrap_or_else(|e| panic!("{e}")).suite)
+        };
+        let (dir, s) = load(&files(UI_SCHEMA, "exit(0)\n"));
+        let o = &s.scorers[0].options;
+        assert_eq!(
+            o["schema"],
+            json!({"type": "object", "required": ["views"]})
+        );
+        assert_eq!(o["schema_file"], "schemas/ui.json");
+        let canonical = r#"{"required":["views"],"type":"object"}"#;
+        assert_eq!(
+            o["schema_hash"].as_str().unwrap(),
+            blake3::hash(canonical.as_bytes()).to_hex().as_str()
+        );
+        let rule_dir = o["rules"][0]["dir"].as_str().unwrap();
+        assert!(std::path::Path::new(rule_dir).is_absolute());
+        assert_eq!(
+            std::fs::canonicalize(rule_dir).unwrap(),
+            std::fs::canonicalize(dir.path()).unwrap()
+        );
+        // Re-indenting the schema changes the file (the content hash) but not the schema's hash;
+        // changing what it says changes both; so does editing the command's script.
+        let (_, reindented) = load(&files(
+            "{\"required\": [\"views\"], \"type\": \"object\"}",
+            "exit(0)\n",
+        ));
+        assert_ne!(reindented.content_hash, s.content_hash);
+        assert_eq!(
+            reindented.scorers[0].options["schema_hash"],
+            o["schema_hash"]
+        );
+        let (_, edited) = load(&files(
+            "{\"type\": \"array\", \"required\": [\"views\"]}",
+            "exit(0)\n",
+        ));
+        assert_ne!(edited.content_hash, s.content_hash);
+        assert_ne!(edited.scorers[0].options["schema_hash"], o["schema_hash"]);
+        let (_, script) = load(&files(UI_SCHEMA, "exit(1)\n"));
+        assert_ne!(script.content_hash, s.content_hash);
+    }
+
+    #[test]
+    fn json_schema_problems_point_at_the_option() {
+        // A missing file: reported once, where it is named.
+        let missing = json_schema_suite("");
+        assert_found(
+            &errors(&[("suite.toml", missing.as_str()), TASK]),
+            &["missing-file@suite.toml:4:10: file `schemas/ui.json` does not exist"],
+        );
+        // Invalid JSON: in the schema file, at its line and column.
+        assert_found(
+            &errors(&[
+                ("suite.toml", missing.as_str()),
+                ("schemas/ui.json", "{\n  \"type\": objec\n}\n"),
+                TASK,
+            ]),
+            &["json-syntax@schemas/ui.json:2:11: invalid JSON schema: expected value"],
+        );
+        // JSON the validator rejects: at the option.
+        assert_found(
+            &errors(&[
+                ("suite.toml", missing.as_str()),
+                ("schemas/ui.json", "{\"type\": 12}"),
+                TASK,
+            ]),
+            &["scorer@suite.toml:4:1: scorer `json-schema`: invalid JSON Schema: "],
+        );
+        // A bad rule: at its key inside [[scorers.rules]].
+        let rules = json_schema_suite(
+            "[[scorers.rules]]\nexists = \"$.views\"\n[[scorers.rules]]\neach = \"$.a\"\nin = \"$.b[\"\n",
+        );
+        assert_found(
+            &errors(&[
+                ("suite.toml", rules.as_str()),
+                ("schemas/ui.json", UI_SCHEMA),
+                TASK,
+            ]),
+            &["scorer@suite.toml:9:1: scorer `json-schema`: `$.b[` is not a JSONPath"],
+        );
+        // No schema at all; a hash written by hand.
+        assert_found(
+            &errors(&[
+                (
+                    "suite.toml",
+                    "name = \"s\"\n[[scorers]]\nkind = \"json-schema\"\nschema_hash = \"x\"\n",
+                ),
+                TASK,
+            ]),
+            &[
+                "bad-value@suite.toml:4:1: `schema_hash` is set by verity from `schema`",
+                "scorer@suite.toml:2:1: scorer `json-schema`: `schema` is required",
+            ],
         );
     }
 

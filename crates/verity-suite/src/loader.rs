@@ -104,6 +104,36 @@ pub(crate) fn blake3_hex(bytes: &[u8]) -> String {
     blake3::hash(bytes).to_hex().to_string()
 }
 
+/// Where `key` is written in `t`: `kind`, or a nested one like `rules[1].in` (an entry, then
+/// an index into its array, then a key of that table…): the `key = value` span, or the item's
+/// span when the key ends with an index.
+fn key_span(t: &Table, key: &str) -> Option<Span> {
+    let mut table = Some(t);
+    let mut found: Option<Span> = None;
+    for seg in key.split('.') {
+        let (name, indices) = match seg.find('[') {
+            Some(i) => (&seg[..i], &seg[i..]),
+            None => (seg, ""),
+        };
+        let entry = table?.get(name)?;
+        found = Some(entry.key_span.start..entry.value.span.end);
+        let mut node = &entry.value;
+        for idx in indices.split('[').skip(1) {
+            let i: usize = idx.strip_suffix(']')?.parse().ok()?;
+            let Kind::Array(items) = &node.kind else {
+                return None;
+            };
+            node = items.get(i)?;
+            found = Some(node.span.clone());
+        }
+        table = match &node.kind {
+            Kind::Table(t) => Some(t),
+            _ => None,
+        };
+    }
+    found
+}
+
 /// Locations inside the files the loader read.
 pub(crate) struct SpanLocator<'a, 's> {
     pub(crate) l: &'a Loader<'s>,
@@ -115,8 +145,8 @@ impl Locator for SpanLocator<'_, '_> {
             return Loc::Nowhere;
         };
         let span = key
-            .and_then(|k| s.table.get(k))
-            .map_or(s.span.clone(), |e| e.key_span.start..e.value.span.end);
+            .and_then(|k| key_span(&s.table, k))
+            .unwrap_or_else(|| s.span.clone());
         Loc::Span(Arc::clone(&s.file), span)
     }
 
