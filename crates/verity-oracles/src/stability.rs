@@ -74,6 +74,15 @@ impl Scorer for Stability {
         Scope::Group(self.by.clone())
     }
     fn score_group(&self, members: &[GroupMember<'_>]) -> Vec<Score> {
+        // Robustness is a claim about answers: a sample whose call failed (its response is an
+        // infrastructure error) has no answer to compare, so it is left out here, where an
+        // epochs scorer like `identical` counts it as an invalid run.
+        let members: Vec<GroupMember<'_>> = members
+            .iter()
+            .filter(|m| !m.response.is_error())
+            .copied()
+            .collect();
+        let members = members.as_slice();
         // The group's key value is the original's id: the member whose task id it is.
         let original_id = members.iter().find_map(|m| {
             let of = m.task.metadata.get(&self.by)?.as_str()?;
@@ -209,6 +218,21 @@ mod tests {
         assert_eq!(s[0].value, Some(1.0));
         // Without the original there is nothing to compare with.
         let s = scorer.score_group(&[m(&ws, &same)]);
+        assert_eq!(s[0].status, ScoreStatus::NotApplicable);
+        // A copy whose call errored has no answer: left out, not a flip (its text, empty, would
+        // be an unparsed answer unlike the original's).
+        let errored = Response {
+            error: Some(verity_model::ResponseError {
+                kind: "timeout".into(),
+                message: "no answer".into(),
+            }),
+            ..Response::default()
+        };
+        let s = scorer.score_group(&[m(&orig, &a), m(&ws, &same), m(&cm, &errored)]);
+        assert_eq!(s[0].status, ScoreStatus::Pass);
+        assert_eq!(s[0].metrics["perturbations"], 1.0);
+        // An errored original: nothing to compare with.
+        let s = scorer.score_group(&[m(&orig, &errored), m(&ws, &same)]);
         assert_eq!(s[0].status, ScoreStatus::NotApplicable);
     }
 }

@@ -352,7 +352,13 @@ impl Scorer for Identical {
                 "fewer than two epochs to compare",
             )];
         }
-        let canon: Vec<String> = members
+        // An epoch whose call failed (a timeout, a refused request…) is an invalid run (seed
+        // 004 §12): it fails the task, and is not an answer to compare.
+        let errored: Vec<&GroupMember<'_>> =
+            members.iter().filter(|m| m.response.is_error()).collect();
+        let answered: Vec<&GroupMember<'_>> =
+            members.iter().filter(|m| !m.response.is_error()).collect();
+        let canon: Vec<String> = answered
             .iter()
             .map(|m| self.canon(&m.response.text))
             .collect();
@@ -365,8 +371,23 @@ impl Scorer for Identical {
             .max_by_key(|(k, n)| (**n, std::cmp::Reverse(**k)))
             .map(|(k, n)| (*k, *n))
             .unwrap_or(("", 0));
-        let share = n as f64 / canon.len() as f64;
-        let mut s = if counts.len() == 1 {
+        // The share of all epochs, errored ones included, that gave the most common answer.
+        let share = n as f64 / members.len() as f64;
+        let mut s = if !errored.is_empty() {
+            let mut why = format!(
+                "{} of {} epochs errored (an errored epoch is an invalid run)",
+                errored.len(),
+                members.len()
+            );
+            if counts.len() > 1 {
+                why.push_str(&format!(
+                    "; {} distinct answers over the other {}",
+                    counts.len(),
+                    canon.len()
+                ));
+            }
+            Score::fail(&self.name, &self.criterion).explain(why)
+        } else if counts.len() == 1 {
             Score::pass(&self.name, &self.criterion)
                 .explain(format!("all {} epochs identical", canon.len()))
         } else {
@@ -376,7 +397,15 @@ impl Scorer for Identical {
                 canon.len()
             ))
         };
-        for (m, c) in members.iter().zip(&canon) {
+        for m in &errored {
+            if let Some(e) = &m.response.error {
+                s = s.with_evidence(Evidence::msg(format!(
+                    "epoch {} errored: {}: {}",
+                    m.epoch, e.kind, e.message
+                )));
+            }
+        }
+        for (m, c) in answered.iter().zip(&canon) {
             if c != modal {
                 s = s.with_evidence(Evidence::msg(format!(
                     "epoch {} differs from the most common answer: {:?}",
@@ -545,6 +574,37 @@ mod tests {
         assert_eq!(diff[0].status, ScoreStatus::Fail);
         assert!((diff[0].value.unwrap() - 2.0 / 3.0).abs() < 1e-12);
         assert_eq!(diff[0].evidence.len(), 1);
+    }
+
+    #[test]
+    fn identical_counts_an_errored_epoch_as_an_invalid_run() {
+        let sc = build(&spec("identical", json!({}))).unwrap();
+        let t = task(&[], json!({}));
+        let a = resp("42");
+        let timed_out = Response {
+            error: Some(verity_model::ResponseError {
+                kind: "timeout".into(),
+                message: "no answer within 60s".into(),
+            }),
+            ..Response::default()
+        };
+        let m = |r, e| GroupMember {
+            task: &t,
+            epoch: e,
+            response: r,
+        };
+        let scores = sc.score_group(&[m(&a, 0), m(&timed_out, 1), m(&a, 2)]);
+        assert_eq!(scores[0].status, ScoreStatus::Fail);
+        assert_eq!(
+            scores[0].explanation.as_deref(),
+            Some("1 of 3 epochs errored (an errored epoch is an invalid run)")
+        );
+        assert_eq!(
+            scores[0].evidence[0].message,
+            "epoch 1 errored: timeout: no answer within 60s"
+        );
+        assert_eq!(scores[0].evidence.len(), 1, "the answers agree");
+        assert!((scores[0].value.unwrap() - 2.0 / 3.0).abs() < 1e-12);
     }
 
     /// `criteria` names exactly what the built scorers report, named or not; the suite

@@ -114,15 +114,9 @@ pub fn score_groups<'a>(
             }
         }
         for ((variant, group), members) in groups {
-            let ok: Vec<&SampleRecord> = members
-                .iter()
-                .copied()
-                .filter(|m| !m.response.is_error())
-                .collect();
-            if ok.is_empty() {
-                continue;
-            }
-            let gm: Vec<GroupMember<'_>> = ok
+            // Every member, errored ones included: whether an errored sample counts against
+            // the group (an invalid run, seed 004 §12) is each scorer's decision.
+            let gm: Vec<GroupMember<'_>> = members
                 .iter()
                 .filter_map(|m| {
                     tasks.get(m.key.task_id.as_str()).map(|t| GroupMember {
@@ -132,9 +126,16 @@ pub fn score_groups<'a>(
                     })
                 })
                 .collect();
+            if gm.is_empty() {
+                continue;
+            }
             let scores = scorer.score_group(&gm);
-            let mut task_ids: Vec<String> = ok.iter().map(|m| m.key.task_id.clone()).collect();
-            task_ids.dedup();
+            let mut task_ids: Vec<String> = Vec::new();
+            for m in &members {
+                if !task_ids.contains(&m.key.task_id) {
+                    task_ids.push(m.key.task_id.clone());
+                }
+            }
             for m in &members {
                 extra
                     .entry(&m.key)

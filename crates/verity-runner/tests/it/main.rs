@@ -392,6 +392,69 @@ async fn cross_epoch_scorer_sees_all_epochs_and_folds_into_outcomes() {
     );
 }
 
+/// Seed 004 §12: a sample whose call failed is an invalid run. The epochs scorer gets the
+/// errored epoch with the others (it used to be dropped before group scoring), so a task whose
+/// answers agree but whose one epoch errored fails, and the group names the epoch and the error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_errored_epoch_reaches_the_epochs_scorer_and_fails_the_task() {
+    let server = FakeServer::start().await;
+    // The first call gets a 503 and is not retried: that epoch's sample is an error.
+    server.fail_next(1, Fault::status(503));
+    let no_retry = RetryPolicy {
+        max_retries: 0,
+        ..fast_retry()
+    };
+    let r = run(
+        suite(
+            1,
+            openai(&server),
+            vec![scorer("equals", json!({})), scorer("identical", json!({}))],
+            3,
+        ),
+        1,
+        no_retry,
+        Shutdown::new(),
+        None,
+    )
+    .await;
+    let samples = r.store.load_samples(&r.summary.run_id, None).unwrap();
+    assert_eq!(samples.len(), 3);
+    let errored: Vec<&SampleRecord> = samples.iter().filter(|s| s.response.is_error()).collect();
+    assert_eq!(errored.len(), 1, "one epoch errored");
+    let groups = r.store.load_groups(&r.summary.run_id, None).unwrap();
+    assert_eq!(groups.len(), 1);
+    let g = &groups[0];
+    assert_eq!(g.task_ids, ["t000"]);
+    assert_eq!(g.scores[0].status, ScoreStatus::Fail);
+    let want = format!("epoch {} errored: ", errored[0].key.epoch);
+    assert!(
+        g.scores[0].evidence[0].message.starts_with(&want),
+        "{:?}",
+        g.scores[0].evidence
+    );
+    // The epochs that answered (correctly, and alike) fail with their task; the errored one is
+    // an error.
+    for s in &samples {
+        let want = if s.response.is_error() {
+            Outcome::Error
+        } else {
+            Outcome::Fail
+        };
+        assert_eq!(s.outcome, want, "{}", s.key);
+        if !s.response.is_error() {
+            assert!(
+                s.scores
+                    .iter()
+                    .any(|x| x.criterion == "equals" && x.status == ScoreStatus::Pass)
+            );
+        }
+    }
+    // Rescoring from the store reaches the same verdicts.
+    let mut store = r.store;
+    let rs = verity_runner::rescore(&mut store, &r.summary.run_id, None).unwrap();
+    assert_eq!(rs.changed, 0);
+}
+
 /// Stands in for a model API that fails `fail_first` times with a 503, then answers; records
 /// when each call arrived on tokio's clock.
 struct Flaky {
