@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub mod claims;
+pub mod determinism;
 pub mod json_path;
 pub mod schema;
 pub mod swift;
@@ -29,6 +30,7 @@ pub const KINDS: &[&str] = &[
     "json-valid",
     "json-schema",
     "identical",
+    "similarity",
     "swift",
     "claims",
     "stability",
@@ -49,7 +51,8 @@ fn allowed_options(kind: &str) -> &'static [&'static str] {
         ],
         "json-valid" => &["extract"],
         "json-schema" => schema::OPTION_KEYS,
-        "identical" => &["normalize"],
+        "identical" => determinism::IDENTICAL_KEYS,
+        "similarity" => determinism::SIMILARITY_KEYS,
         "swift" => swift::OPTION_KEYS,
         "claims" => claims::OPTION_KEYS,
         "stability" => &["by", "compare", "tail"],
@@ -95,6 +98,14 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
     }
     if spec.kind == "json-schema" {
         issues.extend(schema::check_options(&spec.options));
+        return issues;
+    }
+    if spec.kind == "identical" {
+        issues.extend(determinism::check_identical(&spec.options));
+        return issues;
+    }
+    if spec.kind == "similarity" {
+        issues.extend(determinism::check_similarity(&spec.options));
         return issues;
     }
     let o = &spec.options;
@@ -181,13 +192,6 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
                 ));
             }
         }
-        "identical" => match o.get("normalize").map(|v| v.as_str()) {
-            None | Some(Some("none" | "trim" | "json")) => {}
-            _ => issues.push(ConfigIssue::new(
-                Some("normalize"),
-                "`normalize` must be \"none\", \"trim\" or \"json\"",
-            )),
-        },
         _ => {}
     }
     issues
@@ -199,6 +203,7 @@ pub fn check_task(spec: &ScorerSpec, task: &Task) -> Vec<ConfigIssue> {
     match spec.kind.as_str() {
         "swift" => issues.extend(swift::check_task(task)),
         "claims" => issues.extend(claims::check_task(task)),
+        "similarity" => issues.extend(determinism::check_similarity_task(task)),
         "regex" => {
             let opts = TextOpts::from_options(&spec.options);
             match task.expect.get("regex") {
@@ -261,6 +266,7 @@ pub fn criteria(spec: &ScorerSpec) -> Option<Vec<String>> {
         "regex" => "regex",
         "json-valid" => "json_valid",
         "identical" => "identical",
+        "similarity" => "similarity",
         "stability" => "stability",
         "stages" => "stages",
         "swift" => {
@@ -363,7 +369,7 @@ mod tests {
         let issues = check_spec(&spec("identical", json!({"trim": true})));
         assert_eq!(
             issues[0].message,
-            "unknown option `trim` for scorer `identical`; it takes: normalize"
+            "unknown option `trim` for scorer `identical`; it takes: normalize, ignore, sort_arrays"
         );
     }
 

@@ -2,6 +2,7 @@
 //! `verity-swift`.
 
 use serde_json::Value;
+use verity_catalog::determinism::{CanonOpts, Normalize, SimilarityOpts};
 use verity_catalog::schema;
 use verity_catalog::text::{TextOpts, string_list};
 use verity_catalog::{check_spec, criteria};
@@ -118,8 +119,14 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
             normalize: o
                 .get("normalize")
                 .and_then(Value::as_str)
-                .unwrap_or("trim")
-                .to_owned(),
+                .and_then(Normalize::parse)
+                .unwrap_or(Normalize::Trim),
+            canon: CanonOpts::from_options(o),
+        }),
+        "similarity" => Box::new(crate::similarity::Similarity {
+            name,
+            criterion,
+            opts: SimilarityOpts::from_options(o),
         }),
         other => {
             return Err(ConfigIssue::new(

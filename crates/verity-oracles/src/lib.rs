@@ -13,8 +13,11 @@
 #![forbid(unsafe_code)]
 
 mod build;
+mod canon;
 pub mod claims;
 mod common;
+pub mod json_diff;
+pub mod similarity;
 mod schema;
 mod stability;
 mod stages;

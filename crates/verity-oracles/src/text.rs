@@ -1,13 +1,15 @@
 //! Text scorers: equals, contains, regex, json-valid, and the cross-epoch `identical`.
 
-use std::collections::HashMap;
-
 use regex::Regex;
 use serde_json::Value;
 use verity_catalog::text::{TextOpts, string_list};
 use verity_model::{Evidence, GroupMember, Response, Scope, Score, Scorer, Task};
 
+use verity_catalog::determinism::{CanonOpts, Normalize};
+
+use crate::canon::{self, parse_answer};
 use crate::common::{excerpt, na, strip_fence};
+use crate::json_diff;
 
 /// `s` as the options compare it: trimmed, whitespace runs collapsed, lower-cased, as set.
 fn norm(opts: &TextOpts, s: &str) -> String {
@@ -298,40 +300,58 @@ impl Scorer for JsonValid {
     }
 }
 
-/// Cross-epoch: passes when every epoch of a task gave the same answer.
+/// Cross-epoch: passes when every epoch of a task gave the same answer after normalization
+/// (`normalize`: none, trim, json, jcs; `ignore` and `sort_arrays` for the JSON modes).
+///
+/// The value is the share of epochs equal to the canonical answer (the most common normalized
+/// answer; ties go to the earliest epoch). Metrics: `canonical_identical` (that share) and
+/// `byte_identical` (the same share over the raw texts, before any normalization: 1 only
+/// when every epoch answered byte for byte the same). Each epoch that differs gets evidence
+/// lines locating its differences from the canonical answer (`json_diff`). An errored epoch is
+/// an invalid run: the task fails, naming it.
 pub(crate) struct Identical {
     pub(crate) name: String,
     pub(crate) criterion: String,
-    pub(crate) normalize: String,
+    pub(crate) normalize: Normalize,
+    pub(crate) canon: CanonOpts,
+}
+
+/// One epoch's answer, normalized.
+struct Normalized {
+    text: String,
+    /// The parsed and normalized answer, in the JSON modes when it parsed.
+    json: Option<Value>,
+    /// Why a JSON mode could not parse it.
+    not_json: Option<String>,
 }
 
 impl Identical {
-    fn canon(&self, s: &str) -> String {
-        match self.normalize.as_str() {
-            "none" => s.to_owned(),
-            "json" => match serde_json::from_str::<Value>(strip_fence(s, "json")) {
-                Ok(v) => canonical_json(&v),
-                Err(_) => s.trim().to_owned(),
+    fn normalized(&self, s: &str) -> Normalized {
+        let plain = |text: String| Normalized {
+            text,
+            json: None,
+            not_json: None,
+        };
+        match self.normalize {
+            Normalize::None => plain(s.to_owned()),
+            Normalize::Trim => plain(s.trim().to_owned()),
+            Normalize::Json | Normalize::Jcs => match parse_answer(s) {
+                Ok(mut v) => {
+                    canon::apply(&self.canon, self.normalize, &mut v);
+                    Normalized {
+                        text: canon::canonical_text(self.normalize, &v),
+                        json: Some(v),
+                        not_json: None,
+                    }
+                }
+                Err(e) => Normalized {
+                    text: s.trim().to_owned(),
+                    json: None,
+                    not_json: Some(e.to_string()),
+                },
             },
-            _ => s.trim().to_owned(),
         }
     }
-}
-
-/// JSON with object keys sorted, so key order does not count as a difference.
-fn canonical_json(v: &Value) -> String {
-    fn sort(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                Value::Object(keys.into_iter().map(|k| (k.clone(), sort(&m[k]))).collect())
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sort).collect()),
-            other => other.clone(),
-        }
-    }
-    sort(v).to_string()
 }
 
 impl Scorer for Identical {
@@ -352,69 +372,74 @@ impl Scorer for Identical {
                 "fewer than two epochs to compare",
             )];
         }
-        // An epoch whose call failed (a timeout, a refused request…) is an invalid run (seed
-        // 004 §12): it fails the task, and is not an answer to compare.
-        let errored: Vec<&GroupMember<'_>> =
-            members.iter().filter(|m| m.response.is_error()).collect();
-        let answered: Vec<&GroupMember<'_>> =
-            members.iter().filter(|m| !m.response.is_error()).collect();
-        let canon: Vec<String> = answered
-            .iter()
-            .map(|m| self.canon(&m.response.text))
-            .collect();
-        let mut counts: HashMap<&str, usize> = HashMap::new();
-        for c in &canon {
-            *counts.entry(c.as_str()).or_default() += 1;
+        let errored = canon::errored_evidence(members);
+        if !errored.is_empty() {
+            let mut s = Score::fail(&self.name, &self.criterion)
+                .explain(format!(
+                    "{} of {} epochs errored: an errored epoch is an invalid run",
+                    errored.len(),
+                    members.len()
+                ))
+                .with_metric("invalid_epochs", errored.len() as f64);
+            s.evidence = errored;
+            return vec![s];
         }
-        let (modal, n) = counts
+        let norm: Vec<Normalized> = members
             .iter()
-            .max_by_key(|(k, n)| (**n, std::cmp::Reverse(**k)))
-            .map(|(k, n)| (*k, *n))
-            .unwrap_or(("", 0));
-        // The share of all epochs, errored ones included, that gave the most common answer.
-        let share = n as f64 / members.len() as f64;
-        let mut s = if !errored.is_empty() {
-            let mut why = format!(
-                "{} of {} epochs errored (an errored epoch is an invalid run)",
-                errored.len(),
-                members.len()
-            );
-            if counts.len() > 1 {
-                why.push_str(&format!(
-                    "; {} distinct answers over the other {}",
-                    counts.len(),
-                    canon.len()
-                ));
-            }
-            Score::fail(&self.name, &self.criterion).explain(why)
-        } else if counts.len() == 1 {
-            Score::pass(&self.name, &self.criterion)
-                .explain(format!("all {} epochs identical", canon.len()))
+            .map(|m| self.normalized(&m.response.text))
+            .collect();
+        let texts: Vec<&str> = norm.iter().map(|n| n.text.as_str()).collect();
+        let raw: Vec<&str> = members.iter().map(|m| m.response.text.as_str()).collect();
+        let (modal, distinct) = canon::majority(&texts);
+        let share = modal.len() as f64 / members.len() as f64;
+        let byte = canon::modal_share(&raw);
+        let modal_epochs: Vec<u32> = modal.iter().map(|&i| members[i].epoch).collect();
+        let against = format!(
+            "the canonical answer (epoch{} {})",
+            if modal_epochs.len() == 1 { "" } else { "s" },
+            json_diff::epoch_list(&modal_epochs)
+        );
+        let mut s = if distinct == 1 {
+            Score::pass(&self.name, &self.criterion).explain(if byte < 1.0 {
+                format!(
+                    "all {} epochs identical after normalization; {} of them byte-identical",
+                    members.len(),
+                    canon::majority(&raw).0.len()
+                )
+            } else {
+                format!("all {} epochs identical", members.len())
+            })
         } else {
             Score::fail(&self.name, &self.criterion).explain(format!(
-                "{} distinct answers over {} epochs",
-                counts.len(),
-                canon.len()
+                "{distinct} distinct answers over {} epochs; {} match {against}",
+                members.len(),
+                modal.len()
             ))
         };
-        for m in &errored {
-            if let Some(e) = &m.response.error {
-                s = s.with_evidence(Evidence::msg(format!(
-                    "epoch {} errored: {}: {}",
-                    m.epoch, e.kind, e.message
-                )));
+        let rep = &norm[modal[0]];
+        for (m, n) in members.iter().zip(&norm) {
+            if n.text == rep.text {
+                continue;
             }
-        }
-        for (m, c) in answered.iter().zip(&canon) {
-            if c != modal {
+            if let Some(e) = &n.not_json {
                 s = s.with_evidence(Evidence::msg(format!(
-                    "epoch {} differs from the most common answer: {:?}",
+                    "epoch {} is not JSON ({}); compared as text",
                     m.epoch,
-                    excerpt(c, 80)
+                    excerpt(e, 120)
                 )));
             }
+            let diff = match (&rep.json, &n.json) {
+                (Some(a), Some(b)) => json_diff::diff_json(a, b, json_diff::DEFAULT_CAP),
+                _ => json_diff::diff_text(&rep.text, &n.text, json_diff::DEFAULT_CAP),
+            };
+            s.evidence
+                .extend(json_diff::differs_evidence(m.epoch, &against, &diff));
         }
-        vec![s.with_value(share)]
+        vec![
+            s.with_value(share)
+                .with_metric("canonical_identical", share)
+                .with_metric("byte_identical", byte),
+        ]
     }
 }
 
@@ -553,58 +578,144 @@ mod tests {
         );
     }
 
+    fn epochs<'a>(t: &'a Task, rs: &'a [Response]) -> Vec<GroupMember<'a>> {
+        rs.iter()
+            .enumerate()
+            .map(|(e, r)| GroupMember {
+                task: t,
+                epoch: e as u32,
+                response: r,
+            })
+            .collect()
+    }
+
+    fn messages(s: &Score) -> Vec<&str> {
+        s.evidence.iter().map(|e| e.message.as_str()).collect()
+    }
+
     #[test]
     fn identical_across_epochs() {
         let sc = build(&spec("identical", json!({"normalize": "json"}))).unwrap();
         assert_eq!(sc.scope(), Scope::Epochs);
         let t = task(&[], json!({}));
-        let (a, b, c) = (
+        let rs = [
             resp("{\"x\":1,\"y\":2}"),
             resp("{\"y\":2,\"x\":1}"),
             resp("{\"x\":3}"),
-        );
-        let m = |r, e| GroupMember {
-            task: &t,
-            epoch: e,
-            response: r,
-        };
-        let same = sc.score_group(&[m(&a, 0), m(&b, 1)]);
+        ];
+        let same = sc.score_group(&epochs(&t, &rs[..2]));
         assert_eq!(same[0].status, ScoreStatus::Pass);
-        let diff = sc.score_group(&[m(&a, 0), m(&b, 1), m(&c, 2)]);
+        // Equal after normalization, not byte for byte.
+        assert_eq!(same[0].metrics["canonical_identical"], 1.0);
+        assert_eq!(same[0].metrics["byte_identical"], 0.5);
+        let diff = sc.score_group(&epochs(&t, &rs));
         assert_eq!(diff[0].status, ScoreStatus::Fail);
         assert!((diff[0].value.unwrap() - 2.0 / 3.0).abs() < 1e-12);
-        assert_eq!(diff[0].evidence.len(), 1);
+        assert!((diff[0].metrics["byte_identical"] - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(
+            messages(&diff[0]),
+            [
+                "epoch 2 differs from the canonical answer (epochs 0,1) at $.x: 1 → 3",
+                "epoch 2 differs from the canonical answer (epochs 0,1) at $.y: removed 2",
+            ]
+        );
+    }
+
+    /// The canonical answer is the majority; a tie goes to the earliest epoch.
+    #[test]
+    fn identical_diffs_against_the_majority() {
+        let sc = build(&spec("identical", json!({"normalize": "jcs"}))).unwrap();
+        let t = task(&[], json!({}));
+        let doc = |title: &str, n: usize| {
+            resp(&json!({"views": [{"title": title, "fields": vec!["f"; n]}]}).to_string())
+        };
+        let rs = [
+            doc("User list", 1),
+            doc("Users", 2),
+            doc("Users", 2),
+            doc("Users", 2),
+        ];
+        let s = sc.score_group(&epochs(&t, &rs)).remove(0);
+        assert_eq!(s.value, Some(0.75));
+        assert_eq!(
+            s.explanation.as_deref(),
+            Some("2 distinct answers over 4 epochs; 3 match the canonical answer (epochs 1,2,3)")
+        );
+        assert_eq!(
+            messages(&s),
+            [
+                "epoch 0 differs from the canonical answer (epochs 1,2,3) at $.views[0].title: \"Users\" → \"User list\"",
+                "epoch 0 differs from the canonical answer (epochs 1,2,3) at $.views[0].fields: 2 → 1 elements",
+            ]
+        );
+        let tie = sc.score_group(&epochs(&t, &rs[..2])).remove(0);
+        assert!(
+            messages(&tie)[0].starts_with("epoch 1 differs from the canonical answer (epoch 0)")
+        );
+        // Text answers get a line diff.
+        let plain = build(&spec("identical", json!({}))).unwrap();
+        let rs = [resp("a\nb\nc"), resp("a\nb\nc\n"), resp("a\nB\nc")];
+        let s = plain.score_group(&epochs(&t, &rs)).remove(0);
+        assert_eq!(s.metrics["byte_identical"], 1.0 / 3.0);
+        assert_eq!(
+            messages(&s),
+            ["epoch 2 differs from the canonical answer (epochs 0,1) at line 2: \"b\" → \"B\""]
+        );
     }
 
     #[test]
-    fn identical_counts_an_errored_epoch_as_an_invalid_run() {
-        let sc = build(&spec("identical", json!({}))).unwrap();
+    fn identical_ignores_and_sorts_before_comparing() {
         let t = task(&[], json!({}));
-        let a = resp("42");
-        let timed_out = Response {
-            error: Some(verity_model::ResponseError {
-                kind: "timeout".into(),
-                message: "no answer within 60s".into(),
-            }),
-            ..Response::default()
-        };
-        let m = |r, e| GroupMember {
-            task: &t,
-            epoch: e,
-            response: r,
-        };
-        let scores = sc.score_group(&[m(&a, 0), m(&timed_out, 1), m(&a, 2)]);
-        assert_eq!(scores[0].status, ScoreStatus::Fail);
+        let rs = [
+            resp(
+                r#"{"id": 1, "meta": {"generated_at": "09:00"}, "views": [{"id": 5, "fields": ["a", "b"]}]}"#,
+            ),
+            resp(
+                r#"{"id": 2, "meta": {"generated_at": "09:01"}, "views": [{"id": 6, "fields": ["b", "a"]}]}"#,
+            ),
+        ];
+        let loose = build(&spec(
+            "identical",
+            json!({"normalize": "jcs", "ignore": ["$..id", "$.meta.generated_at"], "sort_arrays": ["$.views[*].fields"]}),
+        ))
+        .unwrap();
+        let s = loose.score_group(&epochs(&t, &rs)).remove(0);
+        assert_eq!(s.status, ScoreStatus::Pass, "{:?}", s.evidence);
+        assert_eq!(s.metrics["byte_identical"], 0.5);
+        let strict = build(&spec(
+            "identical",
+            json!({"normalize": "jcs", "ignore": ["$..id"]}),
+        ))
+        .unwrap();
+        let s = strict.score_group(&epochs(&t, &rs)).remove(0);
+        assert_eq!(s.status, ScoreStatus::Fail);
         assert_eq!(
-            scores[0].explanation.as_deref(),
-            Some("1 of 3 epochs errored (an errored epoch is an invalid run)")
+            messages(&s),
+            [
+                "epoch 1 differs from the canonical answer (epoch 0) at $.meta.generated_at: \"09:00\" → \"09:01\"",
+                "epoch 1 differs from the canonical answer (epoch 0) at $.views[0].fields[0]: \"a\" → \"b\"",
+                "epoch 1 differs from the canonical answer (epoch 0) at $.views[0].fields[1]: \"b\" → \"a\"",
+            ]
         );
+    }
+
+    #[test]
+    fn identical_fails_on_an_errored_epoch() {
+        let sc = build(&spec("identical", json!({"normalize": "jcs"}))).unwrap();
+        let t = task(&[], json!({}));
+        let mut broken = resp("");
+        broken.error = Some(verity_model::ResponseError {
+            kind: "timeout".into(),
+            message: "no answer in 60 s".into(),
+        });
+        let rs = [resp("{}"), broken, resp("{}")];
+        let s = sc.score_group(&epochs(&t, &rs)).remove(0);
+        assert_eq!(s.status, ScoreStatus::Fail);
+        assert_eq!(s.metrics["invalid_epochs"], 1.0);
         assert_eq!(
-            scores[0].evidence[0].message,
-            "epoch 1 errored: timeout: no answer within 60s"
+            messages(&s),
+            ["epoch 1 errored (timeout): no answer in 60 s — an invalid run"]
         );
-        assert_eq!(scores[0].evidence.len(), 1, "the answers agree");
-        assert!((scores[0].value.unwrap() - 2.0 / 3.0).abs() < 1e-12);
     }
 
     /// `criteria` names exactly what the built scorers report, named or not; the suite
@@ -613,7 +724,14 @@ mod tests {
     fn criteria_are_what_the_scorers_report() {
         let t = task(&["x"], json!({"regex": "x", "contains": "x"}));
         let r = resp("x");
-        for kind in ["equals", "contains", "regex", "json-valid", "identical"] {
+        for kind in [
+            "equals",
+            "contains",
+            "regex",
+            "json-valid",
+            "identical",
+            "similarity",
+        ] {
             for name in [None, Some("renamed")] {
                 let mut sp = spec(kind, json!({}));
                 sp.name = name.map(str::to_owned);

@@ -426,7 +426,7 @@ async fn an_errored_epoch_reaches_the_epochs_scorer_and_fails_the_task() {
     let g = &groups[0];
     assert_eq!(g.task_ids, ["t000"]);
     assert_eq!(g.scores[0].status, ScoreStatus::Fail);
-    let want = format!("epoch {} errored: ", errored[0].key.epoch);
+    let want = format!("epoch {} errored (", errored[0].key.epoch);
     assert!(
         g.scores[0].evidence[0].message.starts_with(&want),
         "{:?}",

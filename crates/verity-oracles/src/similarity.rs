@@ -1,0 +1,526 @@
+//! `similarity`: structural similarity of a task's epochs (seed 004: "structural fingerprint
+//! similarity ≥ 90% across runs"), per resource, the task's score the minimum.
+//!
+//! # The fingerprint
+//!
+//! A JSON value's fingerprint is a multiset of features of five kinds. Every node is at a
+//! *collapsed path*: its path from the value's root with every array index written `[*]`
+//! (`$.views[*].fields[*]`), so reordered or inserted array elements move no path.
+//!
+//! | kind | one feature per | feature |
+//! |---|---|---|
+//! | paths | node | its collapsed path |
+//! | types | node | its collapsed path and its JSON type (null, boolean, number, string, array, object) |
+//! | lengths | array | its collapsed path and its number of elements |
+//! | enums | enum-like string | its collapsed path and the string |
+//! | labels | string that is the value of a label key (`labels`, default `label`, `title`, `name`) | its collapsed path and the string |
+//!
+//! A string is *enum-like* when it is 1 to 32 characters long, starts with an ASCII letter
+//! and has only ASCII letters, digits, `_`, `-` and `.` (`GET`, `date-time`, `users.list`,
+//! `asc`; not `User list`, `2024-01-01` or a URL): the values a schema would list in an enum,
+//! where a changed value is a changed structure. Free text, numbers and booleans are not
+//! features (their type is): rewording a description moves nothing, renaming a field or a
+//! label does.
+//!
+//! # The similarity
+//!
+//! Between fingerprints A and B, per kind k, the multiset Jaccard index
+//! J_k = Σ_f min(A_f, B_f) / Σ_f max(A_f, B_f) (A_f: how many times A has feature f); the
+//! similarity is the weighted mean over the kinds that either side has:
+//! S = Σ_k w_k J_k / Σ_k w_k, every w_k = 1 ([`WEIGHTS`]). S = 1 for equal fingerprints
+//! (and for two empty ones); each kind weighs the same however many features it has, so one
+//! changed label among thousands of paths still shows.
+//!
+//! # Per resource, minimum
+//!
+//! An answer's resources are its top-level keys, or the nodes the `resources` JSONPath selects
+//! (named by their key, or by index in an array; by their full path when two share a name);
+//! an answer with none is one resource, `$`. Every epoch must have the same resource set (else
+//! the task fails at once, naming the resources that differ); the task's value is the minimum
+//! similarity over every resource and every pair of epochs, never an average, and it passes
+//! when that minimum reaches the threshold (`threshold`, default 0.9; a task's
+//! `metadata.similarity_threshold` wins).
+//!
+//! # Speed
+//!
+//! Each epoch's resources are fingerprinted once: features hashed to `u64` (FNV-1a, path hashes
+//! chained step by step), sorted and counted. Equal fingerprints are compared once; a pair of
+//! distinct ones is one merge of sorted vectors. 50 epochs of a 1 MB answer take well under a
+//! second (BENCHMARKS.md).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+use verity_catalog::determinism::{Normalize, SimilarityOpts};
+use verity_catalog::json_path::{Location, Step, locate};
+use verity_model::{Evidence, GroupMember, Scope, Score, Scorer};
+
+use crate::canon::{self, parse_answer};
+use crate::common::{excerpt, na};
+use crate::json_diff;
+
+/// The feature kinds, in [`Fingerprint`] order.
+pub const KIND_NAMES: [&str; 5] = ["paths", "types", "lengths", "enums", "labels"];
+
+/// Each kind's weight in the similarity (all equal).
+pub const WEIGHTS: [f64; 5] = [1.0; 5];
+
+const PATH: usize = 0;
+const TYPE: usize = 1;
+const LENGTH: usize = 2;
+const ENUM: usize = 3;
+const LABEL: usize = 4;
+
+/// A structural fingerprint: per feature kind, the features' hashes, sorted, with their counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fingerprint {
+    kinds: [Vec<(u64, u32)>; 5],
+}
+
+impl Fingerprint {
+    /// The fingerprint of `v`; `labels` are the keys whose string values are labels.
+    pub fn of(v: &Value, labels: &[String]) -> Self {
+        let mut b = Builder {
+            labels,
+            features: Default::default(),
+        };
+        b.walk(v, FNV_OFFSET, None);
+        Fingerprint {
+            kinds: b.features.map(|mut f| {
+                f.sort_unstable();
+                let mut counted: Vec<(u64, u32)> = Vec::with_capacity(f.len());
+                for h in f {
+                    match counted.last_mut() {
+                        Some((last, n)) if *last == h => *n += 1,
+                        _ => counted.push((h, 1)),
+                    }
+                }
+                counted
+            }),
+        }
+    }
+
+    /// How many features of each kind (with multiplicity), in [`KIND_NAMES`] order.
+    pub fn counts(&self) -> [u64; 5] {
+        std::array::from_fn(|k| self.kinds[k].iter().map(|(_, n)| u64::from(*n)).sum())
+    }
+}
+
+/// The similarity of two fingerprints, from 0 to 1 (the module doc gives the formula).
+pub fn similarity(a: &Fingerprint, b: &Fingerprint) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for k in 0..KIND_NAMES.len() {
+        let (inter, union) = overlap(&a.kinds[k], &b.kinds[k]);
+        if union > 0 {
+            num += WEIGHTS[k] * inter as f64 / union as f64;
+            den += WEIGHTS[k];
+        }
+    }
+    if den == 0.0 { 1.0 } else { num / den }
+}
+
+/// Σ min and Σ max of two sorted multisets, in one merge.
+fn overlap(a: &[(u64, u32)], b: &[(u64, u32)]) -> (u64, u64) {
+    let (mut i, mut j, mut inter, mut union) = (0, 0, 0u64, 0u64);
+    while i < a.len() && j < b.len() {
+        let ((ha, na), (hb, nb)) = (a[i], b[j]);
+        match ha.cmp(&hb) {
+            std::cmp::Ordering::Less => {
+                union += u64::from(na);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                union += u64::from(nb);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                inter += u64::from(na.min(nb));
+                union += u64::from(na.max(nb));
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    union += a[i..]
+        .iter()
+        .chain(&b[j..])
+        .map(|(_, n)| u64::from(*n))
+        .sum::<u64>();
+    (inter, union)
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
+
+fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(FNV_PRIME);
+    }
+    h
+}
+
+/// A feature: its kind, the collapsed path's hash and what else it carries.
+fn feature(kind: usize, path: u64, extra: &[u8]) -> u64 {
+    fnv(fnv(path, &[0xf0 | kind as u8]), extra)
+}
+
+/// Whether `s` is an enum-like string (the module doc's definition).
+pub fn enum_like(s: &str) -> bool {
+    let b = s.as_bytes();
+    (1..=32).contains(&b.len())
+        && b[0].is_ascii_alphabetic()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+}
+
+struct Builder<'a> {
+    labels: &'a [String],
+    features: [Vec<u64>; 5],
+}
+
+impl Builder<'_> {
+    fn walk(&mut self, v: &Value, path: u64, key: Option<&str>) {
+        self.features[PATH].push(feature(PATH, path, &[]));
+        let ty: &[u8] = match v {
+            Value::Null => b"null",
+            Value::Bool(_) => b"boolean",
+            Value::Number(_) => b"number",
+            Value::String(_) => b"string",
+            Value::Array(_) => b"array",
+            Value::Object(_) => b"object",
+        };
+        self.features[TYPE].push(feature(TYPE, path, ty));
+        match v {
+            Value::Object(m) => {
+                for (k, child) in m {
+                    // A key step: a tag byte, the key, a terminator (no key can fake `[*]`).
+                    let p = fnv(fnv(fnv(path, &[1]), k.as_bytes()), &[0]);
+                    self.walk(child, p, Some(k));
+                }
+            }
+            Value::Array(items) => {
+                self.features[LENGTH].push(feature(LENGTH, path, &items.len().to_le_bytes()));
+                let p = fnv(path, &[2]);
+                for child in items {
+                    self.walk(child, p, None);
+                }
+            }
+            Value::String(s) => {
+                if enum_like(s) {
+                    self.features[ENUM].push(feature(ENUM, path, s.as_bytes()));
+                }
+                if key.is_some_and(|k| self.labels.iter().any(|l| l == k)) {
+                    self.features[LABEL].push(feature(LABEL, path, s.as_bytes()));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An answer's resources: (name, where) in document order.
+fn resources(opts: &SimilarityOpts, doc: &Value) -> Vec<(String, Location)> {
+    let found: Vec<Location> = match &opts.resources {
+        Some((_, path)) => locate(path, doc),
+        None => match doc {
+            Value::Object(m) => m
+                .keys()
+                .map(|k| Location(vec![Step::Key(k.clone())]))
+                .collect(),
+            _ => Vec::new(),
+        },
+    };
+    if found.is_empty() {
+        return vec![("$".to_owned(), Location::root())];
+    }
+    let short = |l: &Location| match l.0.last() {
+        Some(Step::Key(k)) => k.clone(),
+        Some(Step::Index(i)) => i.to_string(),
+        None => "$".to_owned(),
+    };
+    let mut names: Vec<String> = found.iter().map(short).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        names = found.iter().map(ToString::to_string).collect();
+    }
+    names.into_iter().zip(found).collect()
+}
+
+/// One valid epoch: its normalized answer and its resources.
+struct Epoch {
+    epoch: u32,
+    doc: Value,
+    resources: Vec<(String, Location)>,
+}
+
+/// The scorer (the module doc says what it computes).
+pub(crate) struct Similarity {
+    pub(crate) name: String,
+    pub(crate) criterion: String,
+    pub(crate) opts: SimilarityOpts,
+}
+
+/// The weakest pair found: a resource, two epochs (indices into the epochs) and their similarity.
+struct Weakest {
+    resource: usize,
+    a: usize,
+    b: usize,
+    value: f64,
+}
+
+impl Similarity {
+    /// The answers as JSON, normalized; or the evidence of the epochs that are invalid.
+    fn valid_epochs(&self, members: &[GroupMember<'_>]) -> Result<Vec<Epoch>, Vec<Evidence>> {
+        let mut invalid = canon::errored_evidence(members);
+        let mut epochs = Vec::with_capacity(members.len());
+        for m in members.iter().filter(|m| !m.response.is_error()) {
+            match parse_answer(&m.response.text) {
+                Ok(mut doc) => {
+                    canon::apply(&self.opts.canon, Normalize::Json, &mut doc);
+                    let resources = resources(&self.opts, &doc);
+                    epochs.push(Epoch {
+                        epoch: m.epoch,
+                        doc,
+                        resources,
+                    });
+                }
+                Err(e) => invalid.push(
+                    Evidence::msg(format!(
+                        "epoch {} is not JSON: {} — an invalid run",
+                        m.epoch,
+                        excerpt(&e.to_string(), 160)
+                    ))
+                    .at(e.line() as u32, e.column() as u32),
+                ),
+            }
+        }
+        if invalid.is_empty() {
+            Ok(epochs)
+        } else {
+            Err(invalid)
+        }
+    }
+}
+
+/// Evidence naming the resources an epoch has that the first has not, and the reverse.
+fn resource_set_evidence(epochs: &[Epoch]) -> Vec<Evidence> {
+    let first = &epochs[0];
+    let names = |e: &Epoch| {
+        e.resources
+            .iter()
+            .map(|(n, _)| n.clone())
+            .collect::<Vec<_>>()
+    };
+    let base = names(first);
+    let mut out = Vec::new();
+    for e in &epochs[1..] {
+        let these = names(e);
+        let missing: Vec<String> = base
+            .iter()
+            .filter(|n| !these.contains(n))
+            .map(|n| format!("`{n}`"))
+            .collect();
+        let extra: Vec<String> = these
+            .iter()
+            .filter(|n| !base.contains(n))
+            .map(|n| format!("`{n}`"))
+            .collect();
+        if missing.is_empty() && extra.is_empty() {
+            continue;
+        }
+        let mut parts = Vec::new();
+        if !missing.is_empty() {
+            parts.push(format!("lacks {}", missing.join(", ")));
+        }
+        if !extra.is_empty() {
+            parts.push(format!("has {} in addition", extra.join(", ")));
+        }
+        out.push(Evidence::msg(format!(
+            "epoch {} {} (compared with epoch {})",
+            e.epoch,
+            parts.join(" and "),
+            first.epoch
+        )));
+    }
+    out
+}
+
+/// An order-independent hash of a JSON value (object key order never counts), to find the
+/// canonical (most common) answer without printing every epoch.
+fn value_hash(v: &Value) -> u64 {
+    match v {
+        Value::Object(m) => {
+            let mut acc = fnv(FNV_OFFSET, &[b'{']);
+            let mut sum = 0u64;
+            for (k, c) in m {
+                let pair = fnv(
+                    fnv(fnv(FNV_OFFSET, k.as_bytes()), &[0]),
+                    &value_hash(c).to_le_bytes(),
+                );
+                sum = sum.wrapping_add(pair.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (pair >> 29));
+            }
+            acc = fnv(acc, &sum.to_le_bytes());
+            fnv(acc, &m.len().to_le_bytes())
+        }
+        Value::Array(a) => a.iter().fold(fnv(FNV_OFFSET, &[b'[']), |h, c| {
+            fnv(h, &value_hash(c).to_le_bytes())
+        }),
+        other => fnv(FNV_OFFSET, other.to_string().as_bytes()),
+    }
+}
+
+impl Scorer for Similarity {
+    fn kind(&self) -> &str {
+        "similarity"
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn scope(&self) -> Scope {
+        Scope::Epochs
+    }
+    fn score_group(&self, members: &[GroupMember<'_>]) -> Vec<Score> {
+        if members.len() < 2 {
+            return vec![na(
+                &self.name,
+                &self.criterion,
+                "fewer than two epochs to compare",
+            )];
+        }
+        let threshold = self.opts.threshold_for(members[0].task);
+        let fail = || Score::fail(&self.name, &self.criterion).with_metric("threshold", threshold);
+        let epochs = match self.valid_epochs(members) {
+            Ok(e) => e,
+            Err(evidence) => {
+                let mut s = fail()
+                    .explain(format!(
+                        "{} of {} epochs invalid (errored or not JSON)",
+                        evidence.len(),
+                        members.len()
+                    ))
+                    .with_metric("invalid_epochs", evidence.len() as f64);
+                s.evidence = evidence;
+                return vec![s];
+            }
+        };
+        let raw: Vec<&str> = members.iter().map(|m| m.response.text.as_str()).collect();
+        let byte = canon::modal_share(&raw);
+        let set_evidence = resource_set_evidence(&epochs);
+        if !set_evidence.is_empty() {
+            let mut s = fail().explain(format!(
+                "the resource set differs between epochs ({} of {} epochs differ from epoch {})",
+                set_evidence.len(),
+                epochs.len(),
+                epochs[0].epoch
+            ));
+            s.evidence = set_evidence;
+            return vec![s.with_value(0.0).with_metric("similarity_min", 0.0)];
+        }
+        // Resources are matched by name: the order of `resources` may differ between epochs.
+        let names: Vec<&str> = epochs[0]
+            .resources
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let located: Vec<HashMap<&str, &Location>> = epochs
+            .iter()
+            .map(|e| e.resources.iter().map(|(n, l)| (n.as_str(), l)).collect())
+            .collect();
+        let node = |e: usize, r: usize| located[e][names[r]].get(&epochs[e].doc);
+        let mut weakest: Option<Weakest> = None;
+        for r in 0..names.len() {
+            // Fingerprint each epoch once; compare each pair of distinct fingerprints once,
+            // represented by the earliest epoch that has it.
+            let prints: Vec<Fingerprint> = (0..epochs.len())
+                .map(|e| {
+                    node(e, r).map_or_else(Fingerprint::default, |v| {
+                        Fingerprint::of(v, &self.opts.labels)
+                    })
+                })
+                .collect();
+            let mut distinct: Vec<usize> = Vec::new();
+            for (e, p) in prints.iter().enumerate() {
+                if !distinct.iter().any(|&d| prints[d] == *p) {
+                    distinct.push(e);
+                }
+            }
+            for (i, &a) in distinct.iter().enumerate() {
+                for &b in &distinct[i + 1..] {
+                    let value = similarity(&prints[a], &prints[b]);
+                    if weakest.as_ref().is_none_or(|w| value < w.value) {
+                        weakest = Some(Weakest {
+                            resource: r,
+                            a,
+                            b,
+                            value,
+                        });
+                    }
+                }
+            }
+        }
+        let min = weakest.as_ref().map_or(1.0, |w| w.value);
+        let pass = min >= threshold;
+        let mut s = if pass {
+            Score::pass(&self.name, &self.criterion).with_metric("threshold", threshold)
+        } else {
+            fail()
+        };
+        let over = format!(
+            "{} resource{} and {} epochs",
+            names.len(),
+            if names.len() == 1 { "" } else { "s" },
+            epochs.len()
+        );
+        let verdict = if pass { "≥" } else { "<" };
+        s = match &weakest {
+            None => s.explain(format!(
+                "every epoch structurally identical over {over} (similarity 1.00 {verdict} {threshold:.2})"
+            )),
+            Some(w) => {
+                let (ea, eb) = (&epochs[w.a], &epochs[w.b]);
+                let name = names[w.resource];
+                let mut s = s.explain(format!(
+                    "weakest resource `{name}`: {:.2} between epochs {} and {} ({verdict} {threshold:.2}; minimum over {over})",
+                    w.value, ea.epoch, eb.epoch
+                ));
+                if let (Some(va), Some(vb)) = (node(w.a, w.resource), node(w.b, w.resource)) {
+                    let base = located[w.a][name];
+                    let diff = json_diff::diff_json_at(va, vb, base, json_diff::DEFAULT_CAP);
+                    s.evidence.extend(json_diff::differs_evidence(
+                        eb.epoch,
+                        &format!("epoch {}", ea.epoch),
+                        &diff,
+                    ));
+                }
+                s
+            }
+        };
+        if !pass {
+            // Diff on failure: every epoch against the canonical (most common) answer.
+            let hashes: Vec<u64> = epochs.iter().map(|e| value_hash(&e.doc)).collect();
+            let (modal, _) = canon::majority(&hashes);
+            let modal_epochs: Vec<u32> = modal.iter().map(|&i| epochs[i].epoch).collect();
+            let against = format!(
+                "the canonical answer (epoch{} {})",
+                if modal.len() == 1 { "" } else { "s" },
+                json_diff::epoch_list(&modal_epochs)
+            );
+            let rep = &epochs[modal[0]].doc;
+            for (e, h) in epochs.iter().zip(&hashes) {
+                if *h != hashes[modal[0]] {
+                    let diff = json_diff::diff_json(rep, &e.doc, json_diff::DEFAULT_CAP);
+                    s.evidence
+                        .extend(json_diff::differs_evidence(e.epoch, &against, &diff));
+                }
+            }
+        }
+        vec![
+            s.with_value(min)
+                .with_metric("similarity_min", min)
+                .with_metric("resources", names.len() as f64)
+                .with_metric("byte_identical", byte),
+        ]
+    }
+}
