@@ -524,3 +524,303 @@ impl Scorer for Similarity {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use verity_model::{Response, ResponseError, ScoreStatus, ScorerSpec, SourceLoc, Task};
+
+    use super::*;
+    use crate::build;
+
+    fn scorer(options: Value) -> Box<dyn Scorer> {
+        build(&ScorerSpec {
+            kind: "similarity".into(),
+            name: None,
+            options: options.as_object().cloned().unwrap_or_default(),
+            source: SourceLoc::default(),
+        })
+        .unwrap()
+    }
+
+    fn run(sc: &dyn Scorer, t: &Task, answers: &[Value]) -> Score {
+        let rs: Vec<Response> = answers
+            .iter()
+            .map(|a| Response {
+                text: match a {
+                    Value::String(s) => s.clone(),
+                    v => v.to_string(),
+                },
+                ..Response::default()
+            })
+            .collect();
+        score(sc, t, &rs)
+    }
+
+    fn score(sc: &dyn Scorer, t: &Task, rs: &[Response]) -> Score {
+        let members: Vec<GroupMember<'_>> = rs
+            .iter()
+            .enumerate()
+            .map(|(e, r)| GroupMember {
+                task: t,
+                epoch: e as u32,
+                response: r,
+            })
+            .collect();
+        sc.score_group(&members).remove(0)
+    }
+
+    fn labels() -> Vec<String> {
+        ["label", "title", "name"].map(String::from).to_vec()
+    }
+
+    fn sim(a: &Value, b: &Value) -> f64 {
+        similarity(
+            &Fingerprint::of(a, &labels()),
+            &Fingerprint::of(b, &labels()),
+        )
+    }
+
+    fn messages(s: &Score) -> Vec<&str> {
+        s.evidence.iter().map(|e| e.message.as_str()).collect()
+    }
+
+    /// A view with many fields, so one change is a small one.
+    fn view(title: &str, kind: &str, fields: usize) -> Value {
+        json!({
+            "title": title,
+            "kind": kind,
+            "description": "All the users of the organisation",
+            "fields": (0..fields).map(|i| json!({"name": format!("f{i}"), "type": "string", "required": i % 2 == 0})).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Each feature kind moves the similarity; free text and number values do not.
+    #[test]
+    fn every_feature_kind_counts() {
+        let base = view("Users", "table", 4);
+        assert_eq!(sim(&base, &base.clone()), 1.0);
+        let mut reworded = base.clone();
+        reworded["description"] = json!("Everyone in the org, listed");
+        assert_eq!(sim(&base, &reworded), 1.0, "free text is no feature");
+        let changes: [(&str, Box<dyn Fn(&mut Value)>); 5] = [
+            ("path", Box::new(|v| v["extra"] = json!(null))),
+            (
+                "type",
+                Box::new(|v| v["fields"][0]["required"] = json!("yes")),
+            ),
+            (
+                "length",
+                Box::new(|v| {
+                    v["fields"]
+                        .as_array_mut()
+                        .unwrap()
+                        .pop()
+                        .map(drop)
+                        .unwrap_or(())
+                }),
+            ),
+            ("enum", Box::new(|v| v["kind"] = json!("grid"))),
+            ("label", Box::new(|v| v["title"] = json!("User list"))),
+        ];
+        for (what, change) in changes {
+            let mut other = base.clone();
+            change(&mut other);
+            let s = sim(&base, &other);
+            assert!(s < 1.0 && s > 0.5, "{what}: {s}");
+        }
+        // The label kind alone: "User list" is no enum, so only the label feature moves.
+        let base = view("All users", "table", 4);
+        let mut relabeled = base.clone();
+        relabeled["title"] = json!("User list");
+        let (a, b) = (
+            Fingerprint::of(&base, &labels()),
+            Fingerprint::of(&relabeled, &labels()),
+        );
+        assert_eq!(a.counts(), b.counts());
+        // Labels {title, f0..f3}: 4 shared of 6 → J = 2/3 for that kind; the other 4 kinds equal.
+        assert!((similarity(&a, &b) - (4.0 + 2.0 / 3.0) / 5.0).abs() < 1e-12);
+        // Without `title` among the labels, the change is invisible.
+        let only_name = vec!["name".to_owned()];
+        assert_eq!(
+            similarity(
+                &Fingerprint::of(&base, &only_name),
+                &Fingerprint::of(&relabeled, &only_name)
+            ),
+            1.0
+        );
+        // Array order does not move paths (indices collapse to [*]).
+        assert_eq!(sim(&json!({"a": [1, "x"]}), &json!({"a": ["x", 1]})), 1.0);
+    }
+
+    #[test]
+    fn enum_like_strings() {
+        for s in ["GET", "date-time", "users.list", "asc", "v2"] {
+            assert!(enum_like(s), "{s}");
+        }
+        for s in [
+            "",
+            "User list",
+            "2024-01-01",
+            "https://x.io",
+            "_x",
+            &"a".repeat(33),
+        ] {
+            assert!(!enum_like(s), "{s}");
+        }
+    }
+
+    /// One resource far off among many identical ones fails the task: the minimum, not the
+    /// average; the explanation names it and the pair of epochs.
+    #[test]
+    fn the_task_score_is_the_weakest_resource() {
+        let t = Task::prompt("t", "p");
+        let good: Vec<(String, Value)> = (0..9)
+            .map(|i| (format!("r{i}"), view("Users", "table", 6)))
+            .collect();
+        let doc = |users: Value| {
+            let mut m = serde_json::Map::new();
+            for (k, v) in &good {
+                m.insert(k.clone(), v.clone());
+            }
+            m.insert("users".into(), users);
+            Value::Object(m)
+        };
+        let ok = doc(view("Users", "table", 6));
+        let off = doc(json!({"title": "People", "kind": "grid", "items": [1, 2]}));
+        let s = run(
+            &*scorer(json!({})),
+            &t,
+            &[ok.clone(), ok.clone(), ok.clone(), off],
+        );
+        assert_eq!(s.status, ScoreStatus::Fail);
+        let min = s.value.unwrap();
+        assert!(min < 0.5, "{min}");
+        assert_eq!(s.metrics["similarity_min"], min);
+        assert_eq!(s.metrics["resources"], 10.0);
+        let why = s.explanation.as_deref().unwrap();
+        assert!(
+            why.starts_with(&format!(
+                "weakest resource `users`: {min:.2} between epochs 0 and 3 (< 0.90"
+            )),
+            "{why}"
+        );
+        // The weakest pair's diff comes first, paths from the answer's root.
+        assert_eq!(
+            messages(&s)[0],
+            r#"epoch 3 differs from epoch 0 at $.users.title: "Users" → "People""#
+        );
+        // Then every epoch against the canonical answer.
+        assert!(messages(&s).iter().any(|m| m.starts_with("epoch 3 differs from the canonical answer (epochs 0,1,2) at $.users.kind: \"table\" → \"grid\"")));
+        // All alike: pass at 1.
+        let s = run(&*scorer(json!({})), &t, &[ok.clone(), ok.clone()]);
+        assert_eq!(s.status, ScoreStatus::Pass);
+        assert_eq!(s.value, Some(1.0));
+        assert!(s.evidence.is_empty());
+    }
+
+    #[test]
+    fn resources_from_a_path_and_differing_sets() {
+        let t = Task::prompt("t", "p");
+        let sc = scorer(json!({"resources": "$.specs.*"}));
+        let a = json!({"version": 1, "specs": {"users": view("Users", "table", 3), "orders": view("Orders", "table", 3)}});
+        let mut b = a.clone();
+        b["version"] = json!({"changed": "entirely"});
+        // Only the selected resources count.
+        assert_eq!(run(&*sc, &t, &[a.clone(), b]).value, Some(1.0));
+        let mut c = a.clone();
+        c["specs"].as_object_mut().unwrap().remove("orders");
+        c["specs"]["order"] = view("Orders", "table", 3);
+        let s = run(&*sc, &t, &[a.clone(), a.clone(), c]);
+        assert_eq!(s.status, ScoreStatus::Fail);
+        assert_eq!(
+            messages(&s),
+            ["epoch 2 lacks `orders` and has `order` in addition (compared with epoch 0)"]
+        );
+        // Resources in an array are named by index.
+        let arr = scorer(json!({"resources": "$.views[*]"}));
+        let x = json!({"views": [view("A", "table", 2), view("B", "table", 2)]});
+        let mut y = x.clone();
+        y["views"][1]["kind"] = json!("grid");
+        let s = run(&*arr, &t, &[x, y]);
+        assert!(s.explanation.unwrap().starts_with("weakest resource `1`:"));
+    }
+
+    #[test]
+    fn threshold_from_options_and_task_metadata() {
+        let a = json!({"users": view("Users", "table", 4)});
+        let mut b = a.clone();
+        b["users"]["kind"] = json!("grid");
+        let value = sim(&a["users"], &b["users"]);
+        let mut t = Task::prompt("t", "p");
+        let strict = scorer(json!({"threshold": 0.99}));
+        assert_eq!(
+            run(&*strict, &t, &[a.clone(), b.clone()]).status,
+            ScoreStatus::Fail
+        );
+        t.metadata
+            .insert("similarity_threshold".into(), json!(value - 0.01));
+        let s = run(&*strict, &t, &[a.clone(), b.clone()]);
+        assert_eq!(s.status, ScoreStatus::Pass);
+        assert_eq!(s.metrics["threshold"], value - 0.01);
+        // The weakest diff is evidence even when it passes.
+        assert_eq!(
+            messages(&s),
+            [r#"epoch 1 differs from epoch 0 at $.users.kind: "table" → "grid""#]
+        );
+        let lax = scorer(json!({"threshold": 0.5}));
+        assert_eq!(
+            run(&*lax, &Task::prompt("u", "p"), &[a, b]).status,
+            ScoreStatus::Pass
+        );
+    }
+
+    #[test]
+    fn ignore_and_sort_arrays_apply() {
+        let t = Task::prompt("t", "p");
+        let a = json!({"users": {"id": "u-1", "columns": ["name", "email"]}});
+        let b = json!({"users": {"id": 17, "columns": ["email", "name", "x"]}});
+        let plain = run(&*scorer(json!({})), &t, &[a.clone(), b.clone()]);
+        let loose = run(
+            &*scorer(json!({"ignore": "$..id", "sort_arrays": "$.users.columns"})),
+            &t,
+            &[a, b],
+        );
+        assert!(loose.value.unwrap() > plain.value.unwrap());
+    }
+
+    #[test]
+    fn invalid_epochs_fail() {
+        let t = Task::prompt("t", "p");
+        let sc = scorer(json!({}));
+        let s = run(&*sc, &t, &[json!({"a": 1}), json!("not json {")]);
+        assert_eq!(s.status, ScoreStatus::Fail);
+        assert_eq!(s.metrics["invalid_epochs"], 1.0);
+        assert!(
+            messages(&s)[0].starts_with("epoch 1 is not JSON: "),
+            "{:?}",
+            messages(&s)
+        );
+        let mut rs = vec![
+            Response {
+                text: "{}".into(),
+                ..Response::default()
+            },
+            Response::default(),
+        ];
+        rs[1].error = Some(ResponseError {
+            kind: "rate_limited".into(),
+            message: "429".into(),
+        });
+        let s = score(&*sc, &t, &rs);
+        assert_eq!(s.status, ScoreStatus::Fail);
+        assert_eq!(
+            messages(&s),
+            ["epoch 1 errored (rate_limited): 429 — an invalid run"]
+        );
+        assert_eq!(
+            run(&*sc, &t, &[json!({})]).status,
+            ScoreStatus::NotApplicable
+        );
+    }
+}
