@@ -24,12 +24,15 @@
 //!
 //! # The similarity
 //!
-//! Between fingerprints A and B, per kind k, the multiset Jaccard index
-//! J_k = Σ_f min(A_f, B_f) / Σ_f max(A_f, B_f) (A_f: how many times A has feature f); the
-//! similarity is the weighted mean over the kinds that either side has:
-//! S = Σ_k w_k J_k / Σ_k w_k, every w_k = 1 ([`WEIGHTS`]). S = 1 for equal fingerprints
-//! (and for two empty ones); each kind weighs the same however many features it has, so one
-//! changed label among thousands of paths still shows.
+//! A weighted Jaccard index over the two multisets: with A_f the number of times fingerprint A
+//! has feature f and w_f the weight of f's kind ([`WEIGHTS`]: paths and types 1; lengths,
+//! enums and labels 2, the features a reader notices),
+//!
+//! S(A, B) = Σ_f w_f · min(A_f, B_f) / Σ_f w_f · max(A_f, B_f)
+//!
+//! S = 1 for equal fingerprints (and for two empty ones) and 0 for disjoint ones. Every node
+//! counts, so a change weighs by how much of the resource it touches: a renamed label among a
+//! hundred fields costs about 1 %, a dropped field a few %, a restructured view most of it.
 //!
 //! # Per resource, minimum
 //!
@@ -49,6 +52,7 @@
 //! second (BENCHMARKS.md).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde_json::Value;
 use verity_catalog::determinism::{Normalize, SimilarityOpts};
@@ -62,8 +66,8 @@ use crate::json_diff;
 /// The feature kinds, in [`Fingerprint`] order.
 pub const KIND_NAMES: [&str; 5] = ["paths", "types", "lengths", "enums", "labels"];
 
-/// Each kind's weight in the similarity (all equal).
-pub const WEIGHTS: [f64; 5] = [1.0; 5];
+/// Each kind's weight in the similarity, in [`KIND_NAMES`] order.
+pub const WEIGHTS: [f64; 5] = [1.0, 1.0, 2.0, 2.0, 2.0];
 
 const PATH: usize = 0;
 const TYPE: usize = 1;
@@ -75,6 +79,9 @@ const LABEL: usize = 4;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Fingerprint {
     kinds: [Vec<(u64, u32)>; 5],
+    /// Per kind: a hash of the vector (equal kinds are found without a merge) and the number
+    /// of features with multiplicity.
+    digests: [(u64, u64); 5],
 }
 
 impl Fingerprint {
@@ -85,24 +92,25 @@ impl Fingerprint {
             features: Default::default(),
         };
         b.walk(v, FNV_OFFSET, None);
-        Fingerprint {
-            kinds: b.features.map(|mut f| {
-                f.sort_unstable();
-                let mut counted: Vec<(u64, u32)> = Vec::with_capacity(f.len());
-                for h in f {
-                    match counted.last_mut() {
-                        Some((last, n)) if *last == h => *n += 1,
-                        _ => counted.push((h, 1)),
-                    }
-                }
-                counted
-            }),
-        }
+        let kinds = b.features.map(|f| {
+            let mut counted: Vec<(u64, u32)> = f.into_iter().collect();
+            counted.sort_unstable();
+            counted
+        });
+        let digests = std::array::from_fn(|k| {
+            kinds[k].iter().fold((FNV_OFFSET, 0), |(h, total), (f, n)| {
+                (
+                    fnv(fnv(h, &f.to_le_bytes()), &n.to_le_bytes()),
+                    total + u64::from(*n),
+                )
+            })
+        });
+        Fingerprint { kinds, digests }
     }
 
     /// How many features of each kind (with multiplicity), in [`KIND_NAMES`] order.
     pub fn counts(&self) -> [u64; 5] {
-        std::array::from_fn(|k| self.kinds[k].iter().map(|(_, n)| u64::from(*n)).sum())
+        self.digests.map(|(_, total)| total)
     }
 }
 
@@ -110,11 +118,14 @@ impl Fingerprint {
 pub fn similarity(a: &Fingerprint, b: &Fingerprint) -> f64 {
     let (mut num, mut den) = (0.0, 0.0);
     for k in 0..KIND_NAMES.len() {
-        let (inter, union) = overlap(&a.kinds[k], &b.kinds[k]);
-        if union > 0 {
-            num += WEIGHTS[k] * inter as f64 / union as f64;
-            den += WEIGHTS[k];
-        }
+        // Equal kinds (the usual case between epochs) need no merge.
+        let (inter, union) = if a.digests[k] == b.digests[k] && a.kinds[k] == b.kinds[k] {
+            (a.digests[k].1, a.digests[k].1)
+        } else {
+            overlap(&a.kinds[k], &b.kinds[k])
+        };
+        num += WEIGHTS[k] * inter as f64;
+        den += WEIGHTS[k] * union as f64;
     }
     if den == 0.0 { 1.0 } else { num / den }
 }
@@ -174,14 +185,42 @@ pub fn enum_like(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
 }
 
+/// Features are hashes already: the map uses them as they are.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = fnv(self.0, bytes);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Feature counts while walking: most features repeat (every element of an array shares its
+/// paths), so counting in a map and sorting the distinct ones beats sorting them all.
+type Counts = HashMap<u64, u32, BuildHasherDefault<Prehashed>>;
+
 struct Builder<'a> {
     labels: &'a [String],
-    features: [Vec<u64>; 5],
+    features: [Counts; 5],
+}
+
+impl Builder<'_> {
+    fn add(&mut self, kind: usize, path: u64, extra: &[u8]) {
+        *self.features[kind]
+            .entry(feature(kind, path, extra))
+            .or_default() += 1;
+    }
 }
 
 impl Builder<'_> {
     fn walk(&mut self, v: &Value, path: u64, key: Option<&str>) {
-        self.features[PATH].push(feature(PATH, path, &[]));
+        self.add(PATH, path, &[]);
         let ty: &[u8] = match v {
             Value::Null => b"null",
             Value::Bool(_) => b"boolean",
@@ -190,7 +229,7 @@ impl Builder<'_> {
             Value::Array(_) => b"array",
             Value::Object(_) => b"object",
         };
-        self.features[TYPE].push(feature(TYPE, path, ty));
+        self.add(TYPE, path, ty);
         match v {
             Value::Object(m) => {
                 for (k, child) in m {
@@ -200,7 +239,7 @@ impl Builder<'_> {
                 }
             }
             Value::Array(items) => {
-                self.features[LENGTH].push(feature(LENGTH, path, &items.len().to_le_bytes()));
+                self.add(LENGTH, path, &items.len().to_le_bytes());
                 let p = fnv(path, &[2]);
                 for child in items {
                     self.walk(child, p, None);
@@ -208,10 +247,10 @@ impl Builder<'_> {
             }
             Value::String(s) => {
                 if enum_like(s) {
-                    self.features[ENUM].push(feature(ENUM, path, s.as_bytes()));
+                    self.add(ENUM, path, s.as_bytes());
                 }
                 if key.is_some_and(|k| self.labels.iter().any(|l| l == k)) {
-                    self.features[LABEL].push(feature(LABEL, path, s.as_bytes()));
+                    self.add(LABEL, path, s.as_bytes());
                 }
             }
             _ => {}
@@ -248,11 +287,18 @@ fn resources(opts: &SimilarityOpts, doc: &Value) -> Vec<(String, Location)> {
     names.into_iter().zip(found).collect()
 }
 
-/// One valid epoch: its normalized answer and its resources.
+/// One valid epoch, fingerprinted as it was parsed (the parsed answer is dropped at once: 50
+/// answers of 1 MB never sit in memory together; the few a diff needs are parsed again).
 struct Epoch {
+    /// Index into the group's members.
+    member: usize,
     epoch: u32,
-    doc: Value,
-    resources: Vec<(String, Location)>,
+    /// The resources' names, where they are, and their fingerprints, in document order.
+    names: Vec<String>,
+    places: Vec<Location>,
+    prints: Vec<Fingerprint>,
+    /// [`value_hash`] of the normalized answer, to find the canonical one.
+    hash: u64,
 }
 
 /// The scorer (the module doc says what it computes).
@@ -271,19 +317,40 @@ struct Weakest {
 }
 
 impl Similarity {
-    /// The answers as JSON, normalized; or the evidence of the epochs that are invalid.
-    fn valid_epochs(&self, members: &[GroupMember<'_>]) -> Result<Vec<Epoch>, Vec<Evidence>> {
+    /// An answer parsed and normalized (`ignore`, `sort_arrays`).
+    fn load(&self, text: &str) -> Result<Value, serde_json::Error> {
+        let mut doc = parse_answer(text)?;
+        canon::apply(&self.opts.canon, Normalize::Json, &mut doc);
+        Ok(doc)
+    }
+
+    /// Every epoch fingerprinted; or the evidence of the epochs that are invalid.
+    fn fingerprint_epochs(&self, members: &[GroupMember<'_>]) -> Result<Vec<Epoch>, Vec<Evidence>> {
         let mut invalid = canon::errored_evidence(members);
         let mut epochs = Vec::with_capacity(members.len());
-        for m in members.iter().filter(|m| !m.response.is_error()) {
-            match parse_answer(&m.response.text) {
-                Ok(mut doc) => {
-                    canon::apply(&self.opts.canon, Normalize::Json, &mut doc);
-                    let resources = resources(&self.opts, &doc);
+        for (i, m) in members.iter().enumerate() {
+            if m.response.is_error() {
+                continue;
+            }
+            match self.load(&m.response.text) {
+                Ok(doc) => {
+                    let (names, places): (Vec<String>, Vec<Location>) =
+                        resources(&self.opts, &doc).into_iter().unzip();
+                    let prints = places
+                        .iter()
+                        .map(|l| {
+                            l.get(&doc).map_or_else(Fingerprint::default, |v| {
+                                Fingerprint::of(v, &self.opts.labels)
+                            })
+                        })
+                        .collect();
                     epochs.push(Epoch {
+                        member: i,
                         epoch: m.epoch,
-                        doc,
-                        resources,
+                        names,
+                        places,
+                        prints,
+                        hash: value_hash(&doc),
                     });
                 }
                 Err(e) => invalid.push(
@@ -307,24 +374,18 @@ impl Similarity {
 /// Evidence naming the resources an epoch has that the first has not, and the reverse.
 fn resource_set_evidence(epochs: &[Epoch]) -> Vec<Evidence> {
     let first = &epochs[0];
-    let names = |e: &Epoch| {
-        e.resources
-            .iter()
-            .map(|(n, _)| n.clone())
-            .collect::<Vec<_>>()
-    };
-    let base = names(first);
     let mut out = Vec::new();
     for e in &epochs[1..] {
-        let these = names(e);
-        let missing: Vec<String> = base
+        let missing: Vec<String> = first
+            .names
             .iter()
-            .filter(|n| !these.contains(n))
+            .filter(|n| !e.names.contains(n))
             .map(|n| format!("`{n}`"))
             .collect();
-        let extra: Vec<String> = these
+        let extra: Vec<String> = e
+            .names
             .iter()
-            .filter(|n| !base.contains(n))
+            .filter(|n| !first.names.contains(n))
             .map(|n| format!("`{n}`"))
             .collect();
         if missing.is_empty() && extra.is_empty() {
@@ -367,7 +428,17 @@ fn value_hash(v: &Value) -> u64 {
         Value::Array(a) => a.iter().fold(fnv(FNV_OFFSET, &[b'[']), |h, c| {
             fnv(h, &value_hash(c).to_le_bytes())
         }),
-        other => fnv(FNV_OFFSET, other.to_string().as_bytes()),
+        Value::String(s) => fnv(fnv(FNV_OFFSET, b"s"), s.as_bytes()),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => fnv(fnv(FNV_OFFSET, b"u"), &u.to_le_bytes()),
+            (_, Some(i), _) => fnv(fnv(FNV_OFFSET, b"i"), &i.to_le_bytes()),
+            (_, _, f) => fnv(
+                fnv(FNV_OFFSET, b"f"),
+                &f.unwrap_or(f64::NAN).to_bits().to_le_bytes(),
+            ),
+        },
+        Value::Bool(b) => fnv(FNV_OFFSET, &[b'b', u8::from(*b)]),
+        Value::Null => fnv(FNV_OFFSET, b"n"),
     }
 }
 
@@ -391,7 +462,7 @@ impl Scorer for Similarity {
         }
         let threshold = self.opts.threshold_for(members[0].task);
         let fail = || Score::fail(&self.name, &self.criterion).with_metric("threshold", threshold);
-        let epochs = match self.valid_epochs(members) {
+        let epochs = match self.fingerprint_epochs(members) {
             Ok(e) => e,
             Err(evidence) => {
                 let mut s = fail()
@@ -418,37 +489,37 @@ impl Scorer for Similarity {
             s.evidence = set_evidence;
             return vec![s.with_value(0.0).with_metric("similarity_min", 0.0)];
         }
-        // Resources are matched by name: the order of `resources` may differ between epochs.
-        let names: Vec<&str> = epochs[0]
-            .resources
+        // Resources are matched by name: their order may differ between epochs.
+        let names = &epochs[0].names;
+        let index: Vec<HashMap<&str, usize>> = epochs
             .iter()
-            .map(|(n, _)| n.as_str())
+            .map(|e| {
+                e.names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.as_str(), i))
+                    .collect()
+            })
             .collect();
-        let located: Vec<HashMap<&str, &Location>> = epochs
-            .iter()
-            .map(|e| e.resources.iter().map(|(n, l)| (n.as_str(), l)).collect())
-            .collect();
-        let node = |e: usize, r: usize| located[e][names[r]].get(&epochs[e].doc);
+        let slot = |e: usize, r: usize| index[e][names[r].as_str()];
         let mut weakest: Option<Weakest> = None;
         for r in 0..names.len() {
-            // Fingerprint each epoch once; compare each pair of distinct fingerprints once,
-            // represented by the earliest epoch that has it.
-            let prints: Vec<Fingerprint> = (0..epochs.len())
-                .map(|e| {
-                    node(e, r).map_or_else(Fingerprint::default, |v| {
-                        Fingerprint::of(v, &self.opts.labels)
-                    })
-                })
-                .collect();
+            // Compare each pair of distinct fingerprints once, each represented by the
+            // earliest epoch that has it.
+            let print = |e: usize| &epochs[e].prints[slot(e, r)];
             let mut distinct: Vec<usize> = Vec::new();
-            for (e, p) in prints.iter().enumerate() {
-                if !distinct.iter().any(|&d| prints[d] == *p) {
+            for e in 0..epochs.len() {
+                let p = print(e);
+                if !distinct
+                    .iter()
+                    .any(|&d| print(d).digests == p.digests && print(d) == p)
+                {
                     distinct.push(e);
                 }
             }
             for (i, &a) in distinct.iter().enumerate() {
                 for &b in &distinct[i + 1..] {
-                    let value = similarity(&prints[a], &prints[b]);
+                    let value = similarity(print(a), print(b));
                     if weakest.as_ref().is_none_or(|w| value < w.value) {
                         weakest = Some(Weakest {
                             resource: r,
@@ -474,32 +545,35 @@ impl Scorer for Similarity {
             epochs.len()
         );
         let verdict = if pass { "≥" } else { "<" };
+        let text = |e: &Epoch| members[e.member].response.text.as_str();
         s = match &weakest {
             None => s.explain(format!(
                 "every epoch structurally identical over {over} (similarity 1.00 {verdict} {threshold:.2})"
             )),
             Some(w) => {
                 let (ea, eb) = (&epochs[w.a], &epochs[w.b]);
-                let name = names[w.resource];
                 let mut s = s.explain(format!(
-                    "weakest resource `{name}`: {:.2} between epochs {} and {} ({verdict} {threshold:.2}; minimum over {over})",
-                    w.value, ea.epoch, eb.epoch
+                    "weakest resource `{}`: {:.2} between epochs {} and {} ({verdict} {threshold:.2}; minimum over {over})",
+                    names[w.resource], w.value, ea.epoch, eb.epoch
                 ));
-                if let (Some(va), Some(vb)) = (node(w.a, w.resource), node(w.b, w.resource)) {
-                    let base = located[w.a][name];
-                    let diff = json_diff::diff_json_at(va, vb, base, json_diff::DEFAULT_CAP);
-                    s.evidence.extend(json_diff::differs_evidence(
-                        eb.epoch,
-                        &format!("epoch {}", ea.epoch),
-                        &diff,
-                    ));
+                // Both parsed before: parsing them again cannot fail.
+                if let (Ok(da), Ok(db)) = (self.load(text(ea)), self.load(text(eb))) {
+                    let (pa, pb) = (&ea.places[slot(w.a, w.resource)], &eb.places[slot(w.b, w.resource)]);
+                    if let (Some(va), Some(vb)) = (pa.get(&da), pb.get(&db)) {
+                        let diff = json_diff::diff_json_at(va, vb, pa, json_diff::DEFAULT_CAP);
+                        s.evidence.extend(json_diff::differs_evidence(
+                            eb.epoch,
+                            &format!("epoch {}", ea.epoch),
+                            &diff,
+                        ));
+                    }
                 }
                 s
             }
         };
         if !pass {
             // Diff on failure: every epoch against the canonical (most common) answer.
-            let hashes: Vec<u64> = epochs.iter().map(|e| value_hash(&e.doc)).collect();
+            let hashes: Vec<u64> = epochs.iter().map(|e| e.hash).collect();
             let (modal, _) = canon::majority(&hashes);
             let modal_epochs: Vec<u32> = modal.iter().map(|&i| epochs[i].epoch).collect();
             let against = format!(
@@ -507,12 +581,14 @@ impl Scorer for Similarity {
                 if modal.len() == 1 { "" } else { "s" },
                 json_diff::epoch_list(&modal_epochs)
             );
-            let rep = &epochs[modal[0]].doc;
-            for (e, h) in epochs.iter().zip(&hashes) {
-                if *h != hashes[modal[0]] {
-                    let diff = json_diff::diff_json(rep, &e.doc, json_diff::DEFAULT_CAP);
-                    s.evidence
-                        .extend(json_diff::differs_evidence(e.epoch, &against, &diff));
+            let rep = &epochs[modal[0]];
+            if let Ok(canonical) = self.load(text(rep)) {
+                for e in epochs.iter().filter(|e| e.hash != rep.hash) {
+                    if let Ok(doc) = self.load(text(e)) {
+                        let diff = json_diff::diff_json(&canonical, &doc, json_diff::DEFAULT_CAP);
+                        s.evidence
+                            .extend(json_diff::differs_evidence(e.epoch, &against, &diff));
+                    }
                 }
             }
         }
@@ -638,8 +714,11 @@ mod tests {
             Fingerprint::of(&relabeled, &labels()),
         );
         assert_eq!(a.counts(), b.counts());
-        // Labels {title, f0..f3}: 4 shared of 6 → J = 2/3 for that kind; the other 4 kinds equal.
-        assert!((similarity(&a, &b) - (4.0 + 2.0 / 3.0) / 5.0).abs() < 1e-12);
+        // Labels {title, f0..f3}: 4 shared, 6 in the union (weight 2); the rest all shared.
+        let [p, ty, l, e, lab] = a.counts().map(|c| c as f64);
+        assert_eq!(lab, 5.0);
+        let rest = p + ty + 2.0 * l + 2.0 * e;
+        assert!((similarity(&a, &b) - (rest + 2.0 * 4.0) / (rest + 2.0 * 6.0)).abs() < 1e-12);
         // Without `title` among the labels, the change is invisible.
         let only_name = vec!["name".to_owned()];
         assert_eq!(
