@@ -111,6 +111,18 @@ pub fn to_json(view: &RunView) -> Value {
             "task_ids": g.task_ids,
             "score": to_value(&g.score),
         })).collect::<Vec<_>>(),
+        "group_scores": view.group_scores.iter().map(|g| json!({
+            "variant": g.variant,
+            "scope": g.scope,
+            "group": g.group,
+            "task_ids": g.task_ids,
+            "scorer": g.score.scorer,
+            "criterion": g.score.criterion,
+            "status": g.score.status.as_str(),
+            "value": g.score.value,
+            "explanation": g.score.explanation,
+            "metrics": g.score.metrics,
+        })).collect::<Vec<_>>(),
         "notes": view.notes,
     })
 }

@@ -103,6 +103,7 @@ pub fn render_markdown(view: &RunView) -> String {
     categories(view, &mut out);
     prf(view, &mut out);
     groups(view, &mut out);
+    epoch_verdicts(view, &mut out);
     failures(view, &mut out);
     task_sections(view, &mut out);
     if !view.notes.is_empty() {
@@ -606,6 +607,9 @@ fn prf(view: &RunView, out: &mut String) {
     table(out, &h, &right, rows);
 }
 
+/// How many evidence lines of a failing group verdict the Markdown report lists.
+const GROUP_EVIDENCE_LINES: usize = 30;
+
 fn groups(view: &RunView, out: &mut String) {
     if view.groups.is_empty() {
         return;
@@ -672,7 +676,68 @@ fn groups(view: &RunView, out: &mut String) {
             &[],
             rows,
         );
+        // The table shows each verdict's first evidence; diffs between epochs have more lines.
+        for f in view
+            .group_failures
+            .iter()
+            .filter(|f| f.score.evidence.len() > 1)
+        {
+            let _ = writeln!(
+                out,
+                "Evidence for {} [{}] {}/{}:\n",
+                code(&f.group),
+                code(&f.variant),
+                f.score.scorer,
+                f.score.criterion
+            );
+            for e in f.score.evidence.iter().take(GROUP_EVIDENCE_LINES) {
+                let _ = writeln!(out, "- {}", escape_text(&e.message));
+            }
+            let more = f.score.evidence.len().saturating_sub(GROUP_EVIDENCE_LINES);
+            if more > 0 {
+                let _ = writeln!(out, "- … and {more} more (see the JSON report)");
+            }
+            out.push('\n');
+        }
     }
+}
+
+/// Each task's verdict from every scorer over its epochs (`identical`, `similarity`), passing
+/// or not: its value and explanation (for `similarity`, the weakest resource and the pair of
+/// epochs).
+fn epoch_verdicts(view: &RunView, out: &mut String) {
+    let rows: Vec<Vec<String>> = view
+        .group_scores
+        .iter()
+        .filter(|g| g.scope == "epochs")
+        .map(|g| {
+            vec![
+                code(&g.group),
+                code(&g.variant),
+                code(&format!("{}/{}", g.score.scorer, g.score.criterion)),
+                g.score.status.as_str().into(),
+                g.score.value.map(fmt::num).unwrap_or_else(|| "-".into()),
+                escape_text(g.score.explanation.as_deref().unwrap_or("")),
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str("### Epoch verdicts per task\n\n");
+    table(
+        out,
+        &[
+            "Task",
+            "Variant",
+            "Criterion",
+            "Verdict",
+            "Value",
+            "Explanation",
+        ],
+        &[false, false, false, false, true, false],
+        rows,
+    );
 }
 
 fn failures(view: &RunView, out: &mut String) {

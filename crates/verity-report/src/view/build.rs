@@ -188,7 +188,12 @@ impl<'a> Builder<'a> {
         let per_criterion = self.per_criterion();
         let per_category = self.per_category();
         let prf = self.prf();
-        let (groups, group_failures) = self.groups();
+        let (groups, group_scores) = self.groups();
+        let group_failures = group_scores
+            .iter()
+            .filter(|g| matches!(g.score.status, ScoreStatus::Fail | ScoreStatus::Error))
+            .cloned()
+            .collect();
         let tasks = self.tasks();
         let comparisons = self.comparisons(&tasks);
         let failures = self.failures();
@@ -204,6 +209,7 @@ impl<'a> Builder<'a> {
             prf,
             groups,
             group_failures,
+            group_scores,
             comparisons,
             tasks,
             failures,
@@ -473,22 +479,19 @@ impl<'a> Builder<'a> {
         let variant_pos = |v: &str| self.variant_names.iter().position(|n| n == v);
         let mut failing: Vec<&GroupRecord> = self.groups.iter().collect();
         failing.sort_by_key(|g| (variant_pos(&g.variant), g.scope.clone(), g.group.clone()));
-        let failures = failing
+        let verdicts = failing
             .into_iter()
             .flat_map(|g| {
-                g.scores
-                    .iter()
-                    .filter(|s| matches!(s.status, ScoreStatus::Fail | ScoreStatus::Error))
-                    .map(move |s| GroupFailure {
-                        variant: g.variant.clone(),
-                        scope: g.scope.clone(),
-                        group: g.group.clone(),
-                        task_ids: g.task_ids.clone(),
-                        score: s.clone(),
-                    })
+                g.scores.iter().map(move |s| GroupFailure {
+                    variant: g.variant.clone(),
+                    scope: g.scope.clone(),
+                    group: g.group.clone(),
+                    task_ids: g.task_ids.clone(),
+                    score: s.clone(),
+                })
             })
             .collect();
-        (summaries, failures)
+        (summaries, verdicts)
     }
 
     fn comparisons(&self, tasks: &[TaskView]) -> Vec<Comparison> {

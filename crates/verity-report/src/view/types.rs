@@ -390,6 +390,10 @@ pub struct RunView {
     pub prf: Vec<PrfSummary>,
     pub groups: Vec<GroupSummary>,
     pub group_failures: Vec<GroupFailure>,
+    /// Every group verdict, whatever its status (the same shape as `group_failures`), in the
+    /// same order: each task's determinism verdict (`identical`, `similarity`) with its value
+    /// and explanation, e.g. the weakest resource.
+    pub group_scores: Vec<GroupFailure>,
     pub comparisons: Vec<Comparison>,
     /// Suite tasks in suite order, then tasks known only from samples, by id.
     pub tasks: Vec<TaskView>,
