@@ -117,15 +117,20 @@ impl Fingerprint {
 /// The similarity of two fingerprints, from 0 to 1 (the module doc gives the formula).
 pub fn similarity(a: &Fingerprint, b: &Fingerprint) -> f64 {
     let (mut num, mut den) = (0.0, 0.0);
-    for k in 0..KIND_NAMES.len() {
+    let kinds = a
+        .kinds
+        .iter()
+        .zip(&b.kinds)
+        .zip(a.digests.iter().zip(&b.digests));
+    for (w, ((ka, kb), (da, db))) in WEIGHTS.iter().zip(kinds) {
         // Equal kinds (the usual case between epochs) need no merge.
-        let (inter, union) = if a.digests[k] == b.digests[k] && a.kinds[k] == b.kinds[k] {
-            (a.digests[k].1, a.digests[k].1)
+        let (inter, union) = if da == db && ka == kb {
+            (da.1, da.1)
         } else {
-            overlap(&a.kinds[k], &b.kinds[k])
+            overlap(ka, kb)
         };
-        num += WEIGHTS[k] * inter as f64;
-        den += WEIGHTS[k] * union as f64;
+        num += w * inter as f64;
+        den += w * union as f64;
     }
     if den == 0.0 { 1.0 } else { num / den }
 }
@@ -413,7 +418,7 @@ fn resource_set_evidence(epochs: &[Epoch]) -> Vec<Evidence> {
 fn value_hash(v: &Value) -> u64 {
     match v {
         Value::Object(m) => {
-            let mut acc = fnv(FNV_OFFSET, &[b'{']);
+            let mut acc = fnv(FNV_OFFSET, b"{");
             let mut sum = 0u64;
             for (k, c) in m {
                 let pair = fnv(
@@ -425,7 +430,7 @@ fn value_hash(v: &Value) -> u64 {
             acc = fnv(acc, &sum.to_le_bytes());
             fnv(acc, &m.len().to_le_bytes())
         }
-        Value::Array(a) => a.iter().fold(fnv(FNV_OFFSET, &[b'[']), |h, c| {
+        Value::Array(a) => a.iter().fold(fnv(FNV_OFFSET, b"["), |h, c| {
             fnv(h, &value_hash(c).to_le_bytes())
         }),
         Value::String(s) => fnv(fnv(FNV_OFFSET, b"s"), s.as_bytes()),
@@ -679,7 +684,8 @@ mod tests {
         let mut reworded = base.clone();
         reworded["description"] = json!("Everyone in the org, listed");
         assert_eq!(sim(&base, &reworded), 1.0, "free text is no feature");
-        let changes: [(&str, Box<dyn Fn(&mut Value)>); 5] = [
+        type Change = Box<dyn Fn(&mut Value)>;
+        let changes: [(&str, Change); 5] = [
             ("path", Box::new(|v| v["extra"] = json!(null))),
             (
                 "type",
