@@ -716,3 +716,54 @@ fn collect_keys(
         _ => {}
     }
 }
+
+/// A determinism verdict's value and explanation (the weakest resource) reach every report,
+/// passing or not; a failing one's diff lines are listed in Markdown, capped.
+#[test]
+fn epoch_verdicts_show_the_weakest_resource_and_the_diff() {
+    let mut groups = groups();
+    let mut pass = Score::new("similarity", "similarity", ScoreStatus::Pass);
+    pass.value = Some(0.97);
+    pass.explanation =
+        Some("weakest resource `users`: 0.97 between epochs 0 and 2 (≥ 0.90)".into());
+    pass.metrics.insert("similarity_min".into(), 0.97);
+    groups[1].scores.push(pass);
+    let mut fail = Score::new("similarity", "similarity", ScoreStatus::Fail);
+    fail.value = Some(0.5);
+    fail.explanation =
+        Some("weakest resource `orders`: 0.50 between epochs 1 and 3 (< 0.90)".into());
+    for i in 0..35 {
+        fail.evidence.push(verity_model::Evidence::msg(format!(
+            "epoch 3 differs from epoch 1 at $.orders.fields[{i}].type: \"string\" → \"number\""
+        )));
+    }
+    groups[2].scores.push(fail);
+    let v = RunView::new(&meta(), &samples(), &groups);
+    let j = to_json(&v);
+    let sims: Vec<&serde_json::Value> = j["group_scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["scorer"] == "similarity")
+        .collect();
+    assert_eq!(sims.len(), 2);
+    let passing = sims.iter().find(|g| g["status"] == "pass").unwrap();
+    assert_eq!(passing["value"], 0.97);
+    assert_eq!(passing["metrics"]["similarity_min"], 0.97);
+    let failing = sims.iter().find(|g| g["status"] == "fail").unwrap();
+    assert!(
+        failing["explanation"]
+            .as_str()
+            .unwrap()
+            .starts_with("weakest resource `orders`")
+    );
+    let md = render_markdown(&v);
+    assert!(md.contains("### Epoch verdicts per task"));
+    // Running text is escaped Markdown: it renders as the scorer wrote it.
+    assert!(md.contains(r"weakest resource \`users\`: 0.97 between epochs 0 and 2"));
+    assert!(md.contains(r"- epoch 3 differs from epoch 1 at $.orders.fields\[29\].type"));
+    assert!(!md.contains(r"fields\[30\]"));
+    assert!(md.contains("- … and 5 more (see the JSON report)"));
+    let table = render_table(&v, &plain(200, 20));
+    assert!(table.contains("weakest resource `orders`: 0.50 between epochs 1 and 3"));
+}
