@@ -29,7 +29,8 @@
 //! Paths are RFC 9535 JSONPath ([`crate::json_path`]). `for_each = PATH` runs a rule's check
 //! once per value selected (the rule's *node*); without it the node is the whole answer. Every
 //! path of a rule is evaluated on its node (`$` is the node), except `in`, which is evaluated
-//! on the whole answer. `{member}` in a path is replaced by the node's member of that name
+//! on the whole answer, or on the node too when written with `@` for `$` (`in =
+//! "@.fields[*].name"`: a resource's views name its own fields). `{member}` in a path is replaced by the node's member of that name
 //! (`{a.b}` for a nested one): as a JSONPath literal outside quotes (`@.name == {resource}`), as
 //! the text of a string inside them (`@.name == '{resource}'`); `{{` and `}}` are literal braces.
 
@@ -371,10 +372,12 @@ pub struct Rule {
 /// What a rule checks on each node.
 #[derive(Clone, Debug)]
 pub enum Check {
-    /// Every value `each` selects (on the node) is among those `among` selects (on the answer).
+    /// Every value `each` selects (on the node) is among those `among` selects: on the whole
+    /// answer, or on the node when `in` was written `@…` (`among_node`).
     Members {
         each: PathTemplate,
         among: PathTemplate,
+        among_node: bool,
     },
     /// No two values selected are equal.
     Unique(PathTemplate),
@@ -499,9 +502,25 @@ fn parse_rule(i: usize, item: &Value) -> Result<Rule, Vec<ConfigIssue>> {
         "each" => {
             only(&["min", "max", "dir", "timeout"], form, &mut issues);
             let each = path("each", &mut issues);
-            let among = match t.contains_key("in") {
-                true => path("in", &mut issues),
-                false => {
+            // `in = "@.fields[*].name"`: relative to the node (written `$` inside).
+            let among_node = t
+                .get("in")
+                .and_then(Value::as_str)
+                .is_some_and(|s| s.trim_start().starts_with('@'));
+            let among = match t.get("in") {
+                Some(Value::String(s)) if among_node => {
+                    let rooted = format!("${}", &s.trim_start()[1..]);
+                    PathTemplate::parse(&rooted)
+                        .map(|mut p| {
+                            // Evidence quotes the path as written.
+                            p.source = s.clone();
+                            p
+                        })
+                        .map_err(|e| issues.push(issue("in", e)))
+                        .ok()
+                }
+                Some(_) => path("in", &mut issues),
+                None => {
                     issues.push(issue(
                         "each",
                         format!("rule `{name}`: `each` needs `in`, the values allowed"),
@@ -509,8 +528,11 @@ fn parse_rule(i: usize, item: &Value) -> Result<Rule, Vec<ConfigIssue>> {
                     None
                 }
             };
-            each.zip(among)
-                .map(|(each, among)| Check::Members { each, among })
+            each.zip(among).map(|(each, among)| Check::Members {
+                each,
+                among,
+                among_node,
+            })
         }
         "unique" | "exists" | "count" => {
             only(&["in", "dir", "timeout"], form, &mut issues);

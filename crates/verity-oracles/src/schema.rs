@@ -169,7 +169,11 @@ fn check_rule(rule: &Rule, root: &Value, text: &str, found: &mut Found) -> Resul
                 .map_err(|why| format!("`{}`: {why}", t.source()))
         };
         match &rule.check {
-            Check::Members { each, among } => {
+            Check::Members {
+                each,
+                among,
+                among_node,
+            } => {
                 let (each_p, among_p) = match (resolve(each), resolve(among)) {
                     (Ok(e), Ok(a)) => (e, a),
                     (Err(why), _) | (_, Err(why)) => {
@@ -177,7 +181,8 @@ fn check_rule(rule: &Rule, root: &Value, text: &str, found: &mut Found) -> Resul
                         continue;
                     }
                 };
-                let allowed: Vec<&Value> = among_p.query(root).all();
+                let allowed: Vec<&Value> =
+                    among_p.query(if *among_node { node } else { root }).all();
                 for rel in json_path::locate(&each_p, node) {
                     let Some(v) = rel.get(node) else { continue };
                     if !allowed.contains(&v) {
@@ -583,6 +588,36 @@ mod tests {
                 .starts_with("$.views[0]: rule `view fields exist`: ")
         );
         assert!(missing.evidence[0].message.contains("no member `resource`"));
+    }
+
+    #[test]
+    fn in_written_with_at_is_evaluated_on_the_node() {
+        // Resources keyed by slug: each resource's views may name only its own fields.
+        let s = with_rules(json!([{
+            "name": "view fields exist",
+            "for_each": "$.resources.*",
+            "each": "$.views[*].fields[*]",
+            "in": "@.fields[*].name",
+        }]));
+        let doc = |users_view: Value| {
+            json!({"resources": {
+                "users": {"fields": [{"name": "id"}, {"name": "email"}], "views": [{"fields": users_view}]},
+                "products": {"fields": [{"name": "sku"}], "views": [{"fields": ["sku"]}]},
+            }})
+            .to_string()
+        };
+        let ok = integrity(&*s, &doc(json!(["id", "email"])));
+        assert_eq!(ok.status, ScoreStatus::Pass, "{ok:?}");
+        // `sku` exists, but in another resource: relative to the node, it is not allowed.
+        let bad = integrity(&*s, &doc(json!(["id", "sku"])));
+        assert_eq!(bad.status, ScoreStatus::Fail);
+        let msgs: Vec<&str> = bad.evidence.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "$.resources.users.views[0].fields[1]: rule `view fields exist`: \"sku\" is not among the 2 values of `@.fields[*].name`"
+            ]
+        );
     }
 
     #[test]
