@@ -9,7 +9,7 @@
 //!
 //! `schema` in suite.toml names a JSON file (relative to the suite directory); the suite loader
 //! reads it and puts the document itself in the options (`schema`), the path as written in
-//! `schema_file` and the BLAKE3 of its [`canonical_text`] in `schema_hash`, so a run's stored
+//! `schema_file` and the BLAKE3 of its [`verity_model::canonical_json`] in `schema_hash`, so a run's stored
 //! suite can be rescored without the file. The draft is the one the schema's `$schema` names,
 //! else the `draft` option (`"2020-12"`, the default, or `"7"`).
 //!
@@ -94,27 +94,6 @@ pub fn compile(schema: &Value, draft: Option<&str>) -> Result<jsonschema::Valida
     options
         .build(schema)
         .map_err(|e| format!("invalid JSON Schema: {}", one_line(&e.to_string())))
-}
-
-/// The text a schema's hash is taken of: compact JSON with every object's keys sorted, so
-/// neither whitespace nor key order changes it.
-pub fn canonical_text(v: &Value) -> String {
-    fn sorted(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                Value::Object(
-                    keys.into_iter()
-                        .map(|k| (k.clone(), sorted(&m[k])))
-                        .collect(),
-                )
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-            other => other.clone(),
-        }
-    }
-    sorted(v).to_string()
 }
 
 fn one_line(s: &str) -> String {
@@ -654,7 +633,9 @@ mod tests {
         let remote = json!({"$ref": "https://example.invalid/s.json"});
         assert!(compile(&remote, None).is_err());
         assert_eq!(
-            canonical_text(&json!({"b": 1, "a": {"d": [1, {"f": 0, "e": 0}], "c": 2}})),
+            verity_model::canonical_json(
+                &json!({"b": 1, "a": {"d": [1, {"f": 0, "e": 0}], "c": 2}})
+            ),
             r#"{"a":{"c":2,"d":[1,{"e":0,"f":0}]},"b":1}"#
         );
     }

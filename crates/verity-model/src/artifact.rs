@@ -58,14 +58,24 @@ pub fn canonical_text(value: &Value) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// A JSON value as compact JSON with every object's keys sorted by their UTF-8 bytes, at every
+/// depth (serde_json's number and string forms): the text verity hashes and compares when key
+/// order must not count (schemas, artifacts, `normalize = "json"`). Unlike
+/// [`canonical_text`], a string is JSON too (quoted).
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = Vec::new();
+    let _ = write_canonical_json(value, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
 fn canonical_write(value: &Value, out: &mut impl std::io::Write) -> std::io::Result<()> {
     match value {
         Value::String(s) => out.write_all(s.as_bytes()),
-        other => canonical_json(other, out),
+        other => write_canonical_json(other, out),
     }
 }
 
-fn canonical_json(value: &Value, out: &mut impl std::io::Write) -> std::io::Result<()> {
+fn write_canonical_json(value: &Value, out: &mut impl std::io::Write) -> std::io::Result<()> {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
@@ -77,7 +87,7 @@ fn canonical_json(value: &Value, out: &mut impl std::io::Write) -> std::io::Resu
                 }
                 serde_json::to_writer(&mut *out, k)?;
                 out.write_all(b":")?;
-                canonical_json(&map[k], out)?;
+                write_canonical_json(&map[k], out)?;
             }
             out.write_all(b"}")
         }
@@ -87,7 +97,7 @@ fn canonical_json(value: &Value, out: &mut impl std::io::Write) -> std::io::Resu
                 if i > 0 {
                     out.write_all(b",")?;
                 }
-                canonical_json(item, out)?;
+                write_canonical_json(item, out)?;
             }
             out.write_all(b"]")
         }

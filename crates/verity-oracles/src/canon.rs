@@ -129,18 +129,7 @@ pub(crate) fn canonical_text(mode: Normalize, v: &Value) -> String {
 
 /// JSON with object keys sorted, so key order does not count as a difference.
 pub(crate) fn sorted_json(v: &Value) -> String {
-    fn sort(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                Value::Object(keys.into_iter().map(|k| (k.clone(), sort(&m[k]))).collect())
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sort).collect()),
-            other => other.clone(),
-        }
-    }
-    sort(v).to_string()
+    verity_model::canonical_json(v)
 }
 
 #[cfg(test)]

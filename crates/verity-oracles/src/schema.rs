@@ -13,7 +13,8 @@ use std::path::Path;
 
 use serde_json::Value;
 use verity_catalog::json_path::{self, Location};
-use verity_catalog::schema::{Check, Rule, canonical_text};
+use verity_catalog::schema::{Check, Rule};
+use verity_model::canonical_json;
 use verity_model::{Evidence, Response, Score, ScoreStatus, Scorer, Task};
 use verity_process::{Capture, Exit, Quote, Spec, Stdin};
 
@@ -212,7 +213,7 @@ fn check_rule(rule: &Rule, root: &Value, text: &str, found: &mut Found) -> Resul
                 for rel in json_path::locate(&p, node) {
                     let Some(v) = rel.get(node) else { continue };
                     let abs = join(&loc, &rel);
-                    match first.get(&canonical_text(v)) {
+                    match first.get(&canonical_json(v)) {
                         Some(earlier) => fail(
                             found,
                             &abs,
@@ -222,7 +223,7 @@ fn check_rule(rule: &Rule, root: &Value, text: &str, found: &mut Found) -> Resul
                             ),
                         ),
                         None => {
-                            first.insert(canonical_text(v), abs);
+                            first.insert(canonical_json(v), abs);
                         }
                     }
                 }

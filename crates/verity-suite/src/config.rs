@@ -776,7 +776,7 @@ impl Loader<'_> {
                 _ => None,
             };
             if let Some(doc) = doc {
-                let hash = blake3_hex(verity_catalog::schema::canonical_text(&doc).as_bytes());
+                let hash = blake3_hex(verity_model::canonical_json(&doc).as_bytes());
                 options.insert("schema_hash".into(), Value::String(hash));
                 options.insert("schema".into(), doc);
             }
