@@ -29,6 +29,9 @@ pub(super) struct Builder<'a> {
     /// Task id -> category, for suite tasks that have one.
     categories: HashMap<String, String>,
     notes: Vec<String>,
+    /// `(variant, task id)` -> the failing or errored scores of the groups the task is in, so
+    /// a sample that failed on a group verdict (drift across epochs, a paraphrase) says so.
+    pub(super) group_fails: HashMap<(&'a str, &'a str), Vec<&'a Score>>,
 }
 
 impl<'a> Builder<'a> {
@@ -145,7 +148,25 @@ impl<'a> Builder<'a> {
             ));
         }
 
+        let mut group_fails: HashMap<(&str, &str), Vec<&Score>> = HashMap::new();
+        for g in groups {
+            let failing: Vec<&Score> = g
+                .scores
+                .iter()
+                .filter(|sc| matches!(sc.status, ScoreStatus::Fail | ScoreStatus::Error))
+                .collect();
+            if failing.is_empty() {
+                continue;
+            }
+            for t in &g.task_ids {
+                group_fails
+                    .entry((g.variant.as_str(), t.as_str()))
+                    .or_default()
+                    .extend(failing.iter().copied());
+            }
+        }
         Builder {
+            group_fails,
             meta,
             suite_tasks,
             samples: sorted,

@@ -62,10 +62,9 @@ impl<'a> Builder<'a> {
                 key: s.key.clone(),
                 outcome: s.outcome,
                 error: s.response.error.clone(),
-                criteria: s
-                    .scores
-                    .iter()
-                    .filter(|sc| matches!(sc.status, ScoreStatus::Fail | ScoreStatus::Error))
+                criteria: self
+                    .failing_scores(s)
+                    .into_iter()
                     .map(|sc| FailedCriterion {
                         key: self.key(&sc.scorer, &sc.criterion),
                         score: sc.clone(),
@@ -76,11 +75,26 @@ impl<'a> Builder<'a> {
     }
 
     pub(super) fn failing_keys(&self, s: &SampleRecord) -> Vec<String> {
-        s.scores
-            .iter()
-            .filter(|sc| matches!(sc.status, ScoreStatus::Fail | ScoreStatus::Error))
+        self.failing_scores(s)
+            .into_iter()
             .map(|sc| self.key(&sc.scorer, &sc.criterion))
             .collect()
+    }
+
+    /// The sample's failing or errored scores, then those of the groups its task is in (a
+    /// drift across epochs fails every epoch of the task).
+    fn failing_scores<'s>(&'s self, s: &'s SampleRecord) -> Vec<&'s Score> {
+        let own = s
+            .scores
+            .iter()
+            .filter(|sc| matches!(sc.status, ScoreStatus::Fail | ScoreStatus::Error));
+        let groups = self
+            .group_fails
+            .get(&(s.key.variant.as_str(), s.key.task_id.as_str()))
+            .into_iter()
+            .flatten()
+            .copied();
+        own.chain(groups).collect()
     }
 
     /// One line saying why a sample did not pass.
@@ -88,11 +102,7 @@ impl<'a> Builder<'a> {
         if let Some(e) = &s.response.error {
             return format!("error {}: {}", e.kind, one_line(&e.message));
         }
-        let failing: Vec<&Score> = s
-            .scores
-            .iter()
-            .filter(|sc| matches!(sc.status, ScoreStatus::Fail | ScoreStatus::Error))
-            .collect();
+        let failing = self.failing_scores(s);
         if failing.is_empty() {
             return match s.outcome {
                 Outcome::Pass => "passed".into(),

@@ -155,14 +155,17 @@ fn contingency_mcnemar_and_discordant_tasks() {
             ("date-format", Winner::Treatment, UNGROUNDED, 1),
         ]
     );
-    assert_eq!(c.discordant[0].failing_criteria, ["no_deprecated"]);
+    assert_eq!(
+        c.discordant[0].failing_criteria,
+        ["no_deprecated", "identical"]
+    );
     assert_eq!(
         c.discordant[0].reason,
-        "no_deprecated: uses a deprecated API (at 1:20)"
+        "no_deprecated, identical: uses a deprecated API (at 1:20)"
     );
     assert_eq!(
         c.discordant[1].reason,
-        "symbols_exist: 1 unknown symbol (at 3:9)"
+        "symbols_exist, identical: 1 unknown symbol (at 3:9)"
     );
     assert_eq!(
         c.discordant[2].reason,
