@@ -144,3 +144,18 @@ mod tests {
         assert_eq!(ci(&Rate::default()), "-");
     }
 }
+
+/// The run's task ids, when there are few enough to list (the seed-004 header's fixture
+/// list), else how many there are.
+pub(crate) fn task_list(view: &crate::RunView) -> String {
+    const MAX_LISTED: usize = 20;
+    if view.tasks.len() <= MAX_LISTED {
+        view.tasks
+            .iter()
+            .map(|t| t.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        format!("{} tasks", view.tasks.len())
+    }
+}

@@ -103,6 +103,7 @@ pub fn render_markdown(view: &RunView) -> String {
     categories(view, &mut out);
     prf(view, &mut out);
     groups(view, &mut out);
+    determinism(view, &mut out);
     epoch_verdicts(view, &mut out);
     failures(view, &mut out);
     task_sections(view, &mut out);
@@ -226,6 +227,17 @@ fn run_header(view: &RunView, out: &mut String) {
             escape_text(&fmt::outcome_rule(&h.outcome)),
         ],
     ];
+    let mut rows = rows;
+    for s in &h.schemas {
+        rows.push(vec![
+            format!("Schema ({})", escape_text(&s.used_by)),
+            match &s.file {
+                Some(f) => format!("{} {}", code(f), code(&s.hash)),
+                None => code(&s.hash),
+            },
+        ]);
+    }
+    rows.push(vec!["Tasks".into(), escape_text(&fmt::task_list(view))]);
     table(out, &["Field", "Value"], &[], rows);
     if !view.variants.is_empty() {
         let rows = view
@@ -736,6 +748,66 @@ fn epoch_verdicts(view: &RunView, out: &mut String) {
             "Explanation",
         ],
         &[false, false, false, false, true, false],
+        rows,
+    );
+}
+
+/// Seed 004's per-fixture results: each task across its epochs, per variant.
+fn determinism(view: &RunView, out: &mut String) {
+    if view.determinism.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Determinism\n\nEach task across its epochs: valid epochs (answered, no per-sample \
+         criterion failed), the similarity verdict (the minimum over resources and pairs of \
+         epochs) with its weakest resource, the share of epochs equal to the canonical answer \
+         (after normalization, and byte for byte), and errored epochs.\n\n",
+    );
+    let opt = |v: Option<f64>| v.map(fmt::num).unwrap_or_else(|| "-".into());
+    let mut rows = Vec::new();
+    for v in &view.determinism {
+        for t in &v.tasks {
+            rows.push(vec![
+                code(&v.variant),
+                code(&t.task),
+                if t.passed { "yes" } else { "**no**" }.into(),
+                format!("{}/{}", t.valid, t.epochs),
+                opt(t.similarity),
+                opt(t.identical),
+                opt(t.byte_identical),
+                t.errors.to_string(),
+                t.similarity_note
+                    .as_deref()
+                    .map(escape_text)
+                    .unwrap_or_default(),
+            ]);
+        }
+        rows.push(vec![
+            code(&v.variant),
+            "*all*".into(),
+            format!("{}/{}", v.tasks_passed, v.tasks.len()),
+            fmt::pct(v.validity),
+            opt(v.similarity),
+            String::new(),
+            String::new(),
+            v.errors.to_string(),
+            String::new(),
+        ]);
+    }
+    table(
+        out,
+        &[
+            "Variant",
+            "Task",
+            "Passed",
+            "Valid",
+            "Similarity",
+            "Identical",
+            "Byte-identical",
+            "Errors",
+            "Weakest resource",
+        ],
+        &[false, false, false, true, true, true, true, true, false],
         rows,
     );
 }

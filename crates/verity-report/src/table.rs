@@ -213,6 +213,7 @@ pub fn render_table(view: &RunView, opts: &TableOptions) -> String {
     categories(view, &st, &mut out);
     prf(view, &st, &mut out);
     groups(view, opts, &st, &mut out);
+    determinism(view, opts, &st, &mut out);
     failures(view, opts, &st, &mut out);
     if !view.notes.is_empty() {
         section(&mut out, &st, "Notes");
@@ -264,7 +265,86 @@ fn header(view: &RunView, st: &Styler, out: &mut String) {
         .into(),
     ]);
     g.row(vec!["outcome".into(), fmt::outcome_rule(&h.outcome).into()]);
+    for s in &h.schemas {
+        g.row(vec![
+            "schema".into(),
+            format!(
+                "{} {}({})",
+                fmt::short_hash(&s.hash),
+                s.file
+                    .as_deref()
+                    .map(|f| format!("{f} "))
+                    .unwrap_or_default(),
+                s.used_by
+            )
+            .into(),
+        ]);
+    }
+    g.row(vec!["tasks".into(), fmt::task_list(view).into()]);
     g.render(out, st);
+}
+
+/// Seed 004's per-fixture view: each task across its epochs, per variant, then the variant.
+fn determinism(view: &RunView, opts: &TableOptions, st: &Styler, out: &mut String) {
+    if view.determinism.is_empty() {
+        return;
+    }
+    section(out, st, "Determinism (each task across its epochs)");
+    let mut g = Grid::new(vec![
+        ("variant", L),
+        ("task", L),
+        ("passed", L),
+        ("valid", R),
+        ("similarity", R),
+        ("identical", R),
+        ("byte-identical", R),
+        ("errors", R),
+    ]);
+    let opt = |v: Option<f64>| v.map(fmt::num).unwrap_or_else(|| "-".into());
+    for v in &view.determinism {
+        for (i, t) in v.tasks.iter().enumerate() {
+            g.row(vec![
+                if i == 0 { v.variant.as_str() } else { "" }.into(),
+                t.task.as_str().into(),
+                painted(
+                    if t.passed { "yes" } else { "no" },
+                    if t.passed { Paint::Green } else { Paint::Red },
+                ),
+                format!("{}/{}", t.valid, t.epochs).into(),
+                opt(t.similarity).into(),
+                opt(t.identical).into(),
+                opt(t.byte_identical).into(),
+                painted(t.errors.to_string(), Paint::Yellow.count(t.errors)),
+            ]);
+        }
+        g.row(vec![
+            "".into(),
+            "(all)".into(),
+            painted(
+                format!("{}/{}", v.tasks_passed, v.tasks.len()),
+                if v.passed { Paint::Green } else { Paint::Red },
+            ),
+            fmt::pct(v.validity).into(),
+            opt(v.similarity).into(),
+            "".into(),
+            "".into(),
+            v.errors.to_string().into(),
+        ]);
+    }
+    g.render(out, st);
+    // The weakest resource of each task whose similarity is below 1.
+    for v in &view.determinism {
+        for t in v
+            .tasks
+            .iter()
+            .filter(|t| t.similarity.is_some_and(|s| s < 1.0))
+        {
+            if let Some(note) = &t.similarity_note {
+                let line = format!("{} [{}]: {}", t.task, v.variant, note);
+                let _ = writeln!(out, "  {}", fmt::fit(&line, opts.width, 2));
+            }
+        }
+    }
 }
 
 fn variants(view: &RunView, st: &Styler, out: &mut String) {

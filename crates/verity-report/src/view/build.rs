@@ -221,7 +221,10 @@ impl<'a> Builder<'a> {
         for c in &comparisons {
             self.notes.extend(c.notes.iter().cloned());
         }
+        let determinism =
+            super::drift::summarize(&self.meta.suite, &self.variant_names, &tasks, self.groups);
         RunView {
+            determinism,
             header,
             variants,
             per_variant,
@@ -259,6 +262,7 @@ impl<'a> Builder<'a> {
             samples_total: m.total_samples,
             epochs: m.suite.epochs,
             outcome: m.suite.outcome.clone(),
+            schemas: schemas(&m.suite),
         }
     }
 
@@ -747,4 +751,32 @@ mod tests {
         );
         assert_eq!(duration_ms("yesterday", "2026-05-20T10:00:00Z"), None);
     }
+}
+
+/// The run's JSON Schemas: each variant's `response_schema` (hashed here, the way the loader
+/// hashes a scorer's), then each `json-schema` scorer's (its file and hash, from the loader).
+fn schemas(suite: &verity_model::Suite) -> Vec<super::types::SchemaInfo> {
+    let variants = suite.variants.iter().filter_map(|v| {
+        let schema = v.params.response_schema.as_ref()?;
+        Some(super::types::SchemaInfo {
+            used_by: format!("variant {}", v.name),
+            file: None,
+            hash: blake3::hash(verity_model::canonical_json(schema).as_bytes())
+                .to_hex()
+                .to_string(),
+        })
+    });
+    let scorers = suite
+        .scorers
+        .iter()
+        .filter(|s| s.kind == "json-schema")
+        .filter_map(|s| {
+            let text = |k: &str| s.options.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+            Some(super::types::SchemaInfo {
+                used_by: format!("scorer {}", s.instance_name()),
+                file: text("schema_file"),
+                hash: text("schema_hash")?,
+            })
+        });
+    variants.chain(scorers).collect()
 }

@@ -8,13 +8,14 @@
 
 mod build;
 mod detail;
+mod drift;
 mod types;
 
 pub use build::prf_of;
 pub use detail::{evidence_location, full_detail, one_line, score_detail};
 pub use types::{
-    CategorySummary, Comparison, CriterionSummary, Discordant, FailedCriterion, FailedSample,
-    GroupCounts, GroupFailure, GroupSummary, Header, Latency, NO_CATEGORY, OutcomeCounts,
-    PrfCounts, PrfSummary, Rate, RunView, StatusCounts, TaskOutcome, TaskVariant, TaskView,
-    VariantInfo, VariantSummary, Winner, pass_rate,
+    CategorySummary, Comparison, CriterionSummary, Discordant, DriftTask, DriftVariant,
+    FailedCriterion, FailedSample, GroupCounts, GroupFailure, GroupSummary, Header, Latency,
+    NO_CATEGORY, OutcomeCounts, PrfCounts, PrfSummary, Rate, RunView, SchemaInfo, StatusCounts,
+    TaskOutcome, TaskVariant, TaskView, VariantInfo, VariantSummary, Winner, pass_rate,
 };

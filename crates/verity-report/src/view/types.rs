@@ -119,6 +119,9 @@ pub struct Header {
     pub samples_total: u64,
     pub epochs: u32,
     pub outcome: OutcomeRule,
+    /// The JSON Schemas of the run (variants' `response_schema`, `json-schema` scorers'), with
+    /// their hashes: the seed-004 report header's "schema hash".
+    pub schemas: Vec<SchemaInfo>,
 }
 
 /// One variant as the run used it.
@@ -379,6 +382,59 @@ pub struct FailedSample {
     pub criteria: Vec<FailedCriterion>,
 }
 
+/// One task of one variant across its epochs (seed 004's per-fixture result).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriftTask {
+    pub task: String,
+    /// The task's outcome passed (every epoch valid and the epochs' verdicts passed).
+    pub passed: bool,
+    pub epochs: u64,
+    /// Epochs that answered and failed none of their own criteria.
+    pub valid: u64,
+    /// Epochs whose call errored (invalid runs).
+    pub errors: u64,
+    /// The `similarity` verdict's value (the minimum over resources and pairs of epochs).
+    pub similarity: Option<f64>,
+    /// Its explanation: the weakest resource and pair of epochs.
+    pub similarity_note: Option<String>,
+    /// The `identical` verdict's value (share of epochs equal to the canonical answer).
+    pub identical: Option<f64>,
+    /// The same share over the raw texts.
+    pub byte_identical: Option<f64>,
+}
+
+impl DriftTask {
+    pub fn validity(&self) -> f64 {
+        self.valid as f64 / self.epochs.max(1) as f64
+    }
+}
+
+/// One variant's determinism summary: its tasks and the overall figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DriftVariant {
+    pub variant: String,
+    /// Every task passed.
+    pub passed: bool,
+    pub tasks_passed: u64,
+    /// Valid epochs over all epochs.
+    pub validity: f64,
+    /// The lowest task similarity.
+    pub similarity: Option<f64>,
+    pub errors: u64,
+    pub tasks: Vec<DriftTask>,
+}
+
+/// A JSON Schema the run checked answers against or constrained decoding with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchemaInfo {
+    /// `variant NAME` (its `response_schema`) or `scorer NAME` (a `json-schema` scorer).
+    pub used_by: String,
+    /// The file as the suite names it, when known.
+    pub file: Option<String>,
+    /// BLAKE3 of the schema's canonical JSON (keys sorted).
+    pub hash: String,
+}
+
 /// Everything a report shows about one run, computed once.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunView {
@@ -401,6 +457,8 @@ pub struct RunView {
     pub failures: Vec<FailedSample>,
     /// Things a reader should know about the data (unknown tasks, an unfinished run…).
     pub notes: Vec<String>,
+    /// Per variant, each task across its epochs (empty without epoch verdicts).
+    pub determinism: Vec<DriftVariant>,
 }
 
 impl RunView {
