@@ -379,6 +379,12 @@ impl CommandProvider {
 }
 
 impl Provider for CommandProvider {
+    /// The program's own `timeout_s` (default 60 s): a pipeline that legitimately runs for
+    /// minutes says so once, in its options, and the run's per-call limit follows it.
+    fn default_call_timeout(&self) -> Duration {
+        self.timeout
+    }
+
     fn kind(&self) -> &str {
         "command"
     }

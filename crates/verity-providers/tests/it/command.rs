@@ -360,6 +360,18 @@ async fn non_zero_exits_quote_the_end_of_stderr() {
     );
 }
 
+/// The run's per-call limit (`Provider::default_call_timeout`) is the program's `timeout_s`,
+/// so a pipeline that needs minutes is not cut off at the runner's usual 60 s.
+#[test]
+fn the_calls_limit_is_the_programs_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let ok = script(dir.path(), "ok.sh", "#!/bin/sh\necho hi\n");
+    let long = provider(path_arg(&ok), json!({"timeout_s": 900}));
+    assert_eq!(long.default_call_timeout(), Duration::from_secs(900));
+    let plain = provider(path_arg(&ok), json!({}));
+    assert_eq!(plain.default_call_timeout(), Duration::from_secs(60));
+}
+
 #[tokio::test]
 async fn slow_programs_time_out() {
     let dir = tempfile::tempdir().unwrap();

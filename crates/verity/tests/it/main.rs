@@ -2,6 +2,7 @@
 
 mod claims;
 mod corpus;
+mod determinism;
 mod engine;
 mod faults;
 mod gates;
