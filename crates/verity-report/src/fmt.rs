@@ -118,6 +118,21 @@ pub(crate) fn grounding(g: Option<&verity_model::GroundingSpec>) -> String {
     }
 }
 
+/// The run's task ids, when there are few enough to list (the seed-004 header's fixture
+/// list), else how many there are.
+pub(crate) fn task_list(view: &crate::RunView) -> String {
+    const MAX_LISTED: usize = 20;
+    if view.tasks.len() <= MAX_LISTED {
+        view.tasks
+            .iter()
+            .map(|t| t.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        format!("{} tasks", view.tasks.len())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,20 +157,5 @@ mod tests {
         assert_eq!(rate(&Rate { successes: 1, n: 8 }), "12.5%");
         assert_eq!(rate(&Rate::default()), "-");
         assert_eq!(ci(&Rate::default()), "-");
-    }
-}
-
-/// The run's task ids, when there are few enough to list (the seed-004 header's fixture
-/// list), else how many there are.
-pub(crate) fn task_list(view: &crate::RunView) -> String {
-    const MAX_LISTED: usize = 20;
-    if view.tasks.len() <= MAX_LISTED {
-        view.tasks
-            .iter()
-            .map(|t| t.id.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    } else {
-        format!("{} tasks", view.tasks.len())
     }
 }

@@ -721,6 +721,34 @@ fn duration_ms(start: &str, end: &str) -> Option<u64> {
     u64::try_from(e.as_millisecond() - s.as_millisecond()).ok()
 }
 
+/// The run's JSON Schemas: each variant's `response_schema` (hashed here, the way the loader
+/// hashes a scorer's), then each `json-schema` scorer's (its file and hash, from the loader).
+fn schemas(suite: &verity_model::Suite) -> Vec<super::types::SchemaInfo> {
+    let variants = suite.variants.iter().filter_map(|v| {
+        let schema = v.params.response_schema.as_ref()?;
+        Some(super::types::SchemaInfo {
+            used_by: format!("variant {}", v.name),
+            file: None,
+            hash: blake3::hash(verity_model::canonical_json(schema).as_bytes())
+                .to_hex()
+                .to_string(),
+        })
+    });
+    let scorers = suite
+        .scorers
+        .iter()
+        .filter(|s| s.kind == "json-schema")
+        .filter_map(|s| {
+            let text = |k: &str| s.options.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+            Some(super::types::SchemaInfo {
+                used_by: format!("scorer {}", s.instance_name()),
+                file: text("schema_file"),
+                hash: text("schema_hash")?,
+            })
+        });
+    variants.chain(scorers).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -751,32 +779,4 @@ mod tests {
         );
         assert_eq!(duration_ms("yesterday", "2026-05-20T10:00:00Z"), None);
     }
-}
-
-/// The run's JSON Schemas: each variant's `response_schema` (hashed here, the way the loader
-/// hashes a scorer's), then each `json-schema` scorer's (its file and hash, from the loader).
-fn schemas(suite: &verity_model::Suite) -> Vec<super::types::SchemaInfo> {
-    let variants = suite.variants.iter().filter_map(|v| {
-        let schema = v.params.response_schema.as_ref()?;
-        Some(super::types::SchemaInfo {
-            used_by: format!("variant {}", v.name),
-            file: None,
-            hash: blake3::hash(verity_model::canonical_json(schema).as_bytes())
-                .to_hex()
-                .to_string(),
-        })
-    });
-    let scorers = suite
-        .scorers
-        .iter()
-        .filter(|s| s.kind == "json-schema")
-        .filter_map(|s| {
-            let text = |k: &str| s.options.get(k).and_then(|v| v.as_str()).map(str::to_owned);
-            Some(super::types::SchemaInfo {
-                used_by: format!("scorer {}", s.instance_name()),
-                file: text("schema_file"),
-                hash: text("schema_hash")?,
-            })
-        });
-    variants.chain(scorers).collect()
 }

@@ -73,15 +73,17 @@ pub(super) fn summarize(
                                 .get(sc.scorer.as_str())
                                 .copied()
                                 .unwrap_or(sc.criterion.as_str());
-                            match Some(kind) {
-                                Some("similarity") => {
-                                    // The weakest of several similarity verdicts.
-                                    if row.similarity.is_none_or(|v| sc.value.unwrap_or(0.0) < v) {
-                                        row.similarity = Some(sc.value.unwrap_or(0.0));
-                                        row.similarity_note = sc.explanation.clone();
-                                    }
+                            match kind {
+                                // The weakest of several similarity verdicts.
+                                "similarity"
+                                    if row
+                                        .similarity
+                                        .is_none_or(|v| sc.value.unwrap_or(0.0) < v) =>
+                                {
+                                    row.similarity = Some(sc.value.unwrap_or(0.0));
+                                    row.similarity_note = sc.explanation.clone();
                                 }
-                                Some("identical") => {
+                                "identical" => {
                                     row.identical = sc.value;
                                     row.byte_identical = sc.metrics.get("byte_identical").copied();
                                 }
