@@ -31,6 +31,21 @@ pub(crate) fn excerpt(s: &str, max: usize) -> String {
     format!("{cut}…")
 }
 
+/// The JSON an answer holds: the whole text with `raw`, else its first ```json fence (or the
+/// whole text without one).
+pub(crate) fn json_text(text: &str, raw: bool) -> &str {
+    if raw { text } else { strip_fence(text, "json") }
+}
+
+/// A cross-epoch scorer's verdict when there is nothing to compare: not applicable.
+pub(crate) fn too_few_epochs(
+    scorer: &str,
+    criterion: &str,
+    members: &[verity_model::GroupMember<'_>],
+) -> Option<Vec<Score>> {
+    (members.len() < 2).then(|| vec![na(scorer, criterion, "fewer than two epochs to compare")])
+}
+
 pub(crate) fn na(scorer: &str, criterion: &str, why: &str) -> Score {
     Score::new(scorer, criterion, verity_model::ScoreStatus::NotApplicable).explain(why)
 }

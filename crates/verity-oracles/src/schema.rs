@@ -18,7 +18,7 @@ use verity_model::canonical_json;
 use verity_model::{Evidence, Response, Score, ScoreStatus, Scorer, Task};
 use verity_process::{Capture, Exit, Quote, Spec, Stdin};
 
-use crate::common::{excerpt, strip_fence};
+use crate::common::{excerpt, json_text};
 
 /// The most evidence one criterion carries; the rest is counted.
 pub const MAX_EVIDENCE: usize = 20;
@@ -316,11 +316,7 @@ impl Scorer for JsonSchema {
         &self.name
     }
     fn score(&self, _task: &Task, response: &Response) -> Vec<Score> {
-        let text = if self.raw {
-            response.text.as_str()
-        } else {
-            strip_fence(&response.text, "json")
-        };
+        let text = json_text(&response.text, self.raw);
         let doc = match serde_json::from_str::<Value>(text) {
             Ok(doc) => doc,
             Err(e) => {

@@ -60,7 +60,7 @@ use verity_catalog::json_path::{Location, Step, locate};
 use verity_model::{Evidence, GroupMember, Scope, Score, Scorer};
 
 use crate::canon::{self, parse_answer};
-use crate::common::{excerpt, na};
+use crate::common::{excerpt, too_few_epochs};
 use crate::json_diff;
 
 /// The feature kinds, in [`Fingerprint`] order.
@@ -458,12 +458,8 @@ impl Scorer for Similarity {
         Scope::Epochs
     }
     fn score_group(&self, members: &[GroupMember<'_>]) -> Vec<Score> {
-        if members.len() < 2 {
-            return vec![na(
-                &self.name,
-                &self.criterion,
-                "fewer than two epochs to compare",
-            )];
+        if let Some(na) = too_few_epochs(&self.name, &self.criterion, members) {
+            return na;
         }
         let threshold = self.opts.threshold_for(members[0].task);
         let fail = || Score::fail(&self.name, &self.criterion).with_metric("threshold", threshold);

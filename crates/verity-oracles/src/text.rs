@@ -8,7 +8,7 @@ use verity_model::{Evidence, GroupMember, Response, Scope, Score, Scorer, Task};
 use verity_catalog::determinism::{CanonOpts, Normalize};
 
 use crate::canon::{self, parse_answer};
-use crate::common::{excerpt, na, strip_fence};
+use crate::common::{excerpt, json_text, na, too_few_epochs};
 use crate::json_diff;
 
 /// `s` as the options compare it: trimmed, whitespace runs collapsed, lower-cased, as set.
@@ -269,11 +269,7 @@ impl Scorer for JsonValid {
         &self.name
     }
     fn score(&self, _task: &Task, response: &Response) -> Vec<Score> {
-        let text = if self.raw {
-            response.text.as_str()
-        } else {
-            strip_fence(&response.text, "json")
-        };
+        let text = json_text(&response.text, self.raw);
         if text.trim().is_empty() {
             return vec![Score::fail(&self.name, &self.criterion).explain("empty answer: no JSON")];
         }
@@ -365,12 +361,8 @@ impl Scorer for Identical {
         Scope::Epochs
     }
     fn score_group(&self, members: &[GroupMember<'_>]) -> Vec<Score> {
-        if members.len() < 2 {
-            return vec![na(
-                &self.name,
-                &self.criterion,
-                "fewer than two epochs to compare",
-            )];
+        if let Some(na) = too_few_epochs(&self.name, &self.criterion, members) {
+            return na;
         }
         let errored = canon::errored_evidence(members);
         if !errored.is_empty() {

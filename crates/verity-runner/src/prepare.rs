@@ -594,12 +594,9 @@ mod tests {
         assert_eq!(bare.variants[0].provider.kind, "local");
     }
 
-    /// From a suite streaming in, `--failed-in` warns about failed tasks the suite no longer
-    /// has and about a suite whose content changed since the failing run.
-    #[test]
-    fn failed_in_warns_about_missing_tasks_and_a_changed_suite() {
-        let dir = tempfile::tempdir().unwrap();
-        let suite_dir = dir.path().join("s");
+    /// A suite of two tasks (`t1`, `t2`, then `more` lines) on the mock provider, in `dir/s`.
+    fn mock_suite(dir: &Path, more: &str) -> std::path::PathBuf {
+        let suite_dir = dir.join("s");
         std::fs::create_dir(&suite_dir).unwrap();
         std::fs::write(
             suite_dir.join("suite.toml"),
@@ -608,9 +605,20 @@ mod tests {
         .unwrap();
         std::fs::write(
             suite_dir.join("tasks.jsonl"),
-            "{\"id\": \"t1\", \"input\": \"one\"}\n{\"id\": \"t2\", \"input\": \"two\"}\n",
+            format!(
+                "{{\"id\": \"t1\", \"input\": \"one\"}}\n{{\"id\": \"t2\", \"input\": \"two\"}}\n{more}"
+            ),
         )
         .unwrap();
+        suite_dir
+    }
+
+    /// From a suite streaming in, `--failed-in` warns about failed tasks the suite no longer
+    /// has and about a suite whose content changed since the failing run.
+    #[test]
+    fn failed_in_warns_about_missing_tasks_and_a_changed_suite() {
+        let dir = tempfile::tempdir().unwrap();
+        let suite_dir = mock_suite(dir.path(), "");
         let mut store = Store::open(&dir.path().join("r.db")).unwrap();
         let hash = verity_suite::load(&suite_dir).unwrap().suite.content_hash;
         let mut opts = PlanOptions {
@@ -645,18 +653,8 @@ mod tests {
     #[test]
     fn a_refused_request_stops_before_any_task_streams() {
         let dir = tempfile::tempdir().unwrap();
-        let suite_dir = dir.path().join("s");
-        std::fs::create_dir(&suite_dir).unwrap();
-        std::fs::write(
-            suite_dir.join("suite.toml"),
-            "name = \"s\"\n\n[[variants]]\nname = \"a\"\nprovider = \"mock\"\n",
-        )
-        .unwrap();
-        std::fs::write(
-            suite_dir.join("tasks.jsonl"),
-            "{\"id\": \"t1\", \"input\": \"one\"}\n{\"id\": \"t2\", \"input\": \"two\"}\n{ not json\n",
-        )
-        .unwrap();
+        // A broken third line, never reached.
+        let suite_dir = mock_suite(dir.path(), "{ not json\n");
         let db = dir.path().join("r.db");
         let mut store = Store::open(&db).unwrap();
         let unknown = request(PlanOptions {
