@@ -160,7 +160,7 @@ impl Grammars {
         if !(schema.is_object() || schema.is_boolean()) {
             return Err(format!(
                 "a JSON Schema is an object (or true/false), not {}",
-                kind_of(schema)
+                verity_model::json_type_phrase(schema)
             ));
         }
         let mut schema = schema.clone();
@@ -181,17 +181,6 @@ impl Grammars {
             matcher: Matcher::new(Ok(parser)),
             vocab: self.vocab,
         })
-    }
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

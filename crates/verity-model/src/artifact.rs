@@ -68,6 +68,26 @@ pub fn canonical_json(value: &Value) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The BLAKE3 (hex) of [`canonical_json`]: a JSON document's identity whatever its key order
+/// and whitespace (a schema's `schema_hash`, the report header's schema hashes).
+pub fn canonical_hash(value: &Value) -> String {
+    blake3::hash(canonical_json(value).as_bytes())
+        .to_hex()
+        .to_string()
+}
+
+/// A value's JSON type with its article, for a sentence ("a string", "an object", "null").
+pub fn json_type_phrase(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 fn canonical_write(value: &Value, out: &mut impl std::io::Write) -> std::io::Result<()> {
     match value {
         Value::String(s) => out.write_all(s.as_bytes()),

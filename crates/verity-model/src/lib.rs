@@ -36,7 +36,10 @@ mod suite;
 mod task;
 mod variant;
 
-pub use artifact::{Artifact, MAX_ARTIFACT_VALUE_BYTES, canonical_json, canonical_text};
+pub use artifact::{
+    Artifact, MAX_ARTIFACT_VALUE_BYTES, canonical_hash, canonical_json, canonical_text,
+    json_type_phrase,
+};
 pub use error::ErrorKind;
 pub use gate::{GateSpec, METRIC_FORMS, Metric};
 pub use outcome::{ErrorPolicy, Outcome, OutcomeMode, OutcomeRule};

@@ -14,7 +14,7 @@
 
 use serde_json::Value;
 use verity_catalog::json_path::{Location, Step};
-use verity_model::{Artifact, Evidence, GroupMember, Scope, Score, Scorer};
+use verity_model::{Artifact, Evidence, GroupMember, Scope, Score, Scorer, json_type_phrase};
 
 use crate::common::na;
 
@@ -376,7 +376,7 @@ fn structural_difference(clusters: &[Cluster<'_>]) -> Option<String> {
                 }
             }
             (Some(p), Some(q)) => {
-                let (tp, tq) = (type_name(p), type_name(q));
+                let (tp, tq) = (json_type_phrase(p), json_type_phrase(q));
                 if tp == tq {
                     format!(
                         "the values differ (both {tq}; sizes {} vs {} bytes)",
@@ -403,18 +403,6 @@ fn short_text_hash(text: &str) -> String {
     Artifact::new("output", Value::String(text.to_owned()))
         .short_hash()
         .to_owned()
-}
-
-/// A value's JSON type with its article, for a sentence.
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

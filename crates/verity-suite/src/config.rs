@@ -13,7 +13,7 @@ use verity_model::{
 };
 
 use crate::diag::{Diagnostic, SourceFile, did_you_mean};
-use crate::loader::{Loader, ScorerSpans, blake3_hex, normalize};
+use crate::loader::{Loader, ScorerSpans, normalize};
 use crate::perturb::Perturber;
 use crate::tree::{Entry, Kind, Node, Span, Table, to_json};
 use crate::values;
@@ -776,7 +776,7 @@ impl Loader<'_> {
                 _ => None,
             };
             if let Some(doc) = doc {
-                let hash = blake3_hex(verity_model::canonical_json(&doc).as_bytes());
+                let hash = verity_model::canonical_hash(&doc);
                 options.insert("schema_hash".into(), Value::String(hash));
                 options.insert("schema".into(), doc);
             }

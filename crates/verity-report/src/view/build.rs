@@ -729,9 +729,7 @@ fn schemas(suite: &verity_model::Suite) -> Vec<super::types::SchemaInfo> {
         Some(super::types::SchemaInfo {
             used_by: format!("variant {}", v.name),
             file: None,
-            hash: blake3::hash(verity_model::canonical_json(schema).as_bytes())
-                .to_hex()
-                .to_string(),
+            hash: verity_model::canonical_hash(schema),
         })
     });
     let scorers = suite

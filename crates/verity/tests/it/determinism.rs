@@ -48,9 +48,7 @@ fn the_determinism_suite_tells_temperature_0_from_0_8() {
     let schema_file = repo_root().join("suites/determinism/schemas/ui-plan.json");
     let schema: Value =
         serde_json::from_str(&std::fs::read_to_string(schema_file).unwrap()).unwrap();
-    let hash = blake3::hash(verity_model::canonical_json(&schema).as_bytes())
-        .to_hex()
-        .to_string();
+    let hash = verity_model::canonical_hash(&schema);
     let schemas = report["run"]["schemas"].as_array().unwrap();
     assert!(
         schemas
