@@ -440,9 +440,11 @@ fn spawn(spec: &ServerSpec) -> std::io::Result<(AsyncProcess, ChildStdout, Child
             "the command is empty",
         ));
     };
-    let mut process = Spec::new(program)
-        .args(args)
-        .envs(&spec.env)
+    let mut process = Spec::new(program).args(args).envs(&spec.env);
+    if let Some(dir) = &spec.cwd {
+        process = process.current_dir(dir);
+    }
+    let mut process = process
         .stdin(Stdin::Piped)
         .stdout(Capture::Piped)
         .stderr(Capture::Tail(STDERR_KEEP_BYTES))

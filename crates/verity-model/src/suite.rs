@@ -30,6 +30,10 @@ pub struct ServerSpec {
     pub command: Vec<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+    /// The server's working directory; the loader makes a relative one absolute against the
+    /// suite directory. `None`: verity's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
 }
 
 /// A paired comparison the reports compute.

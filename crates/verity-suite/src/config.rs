@@ -437,7 +437,7 @@ impl Loader<'_> {
         for e in &t.entries {
             let ctx = format!("in [servers.{}]", e.key);
             let Some(st) = self.table(f, e) else { continue };
-            self.check_keys(f, st, &["command", "env"], &ctx);
+            self.check_keys(f, st, &["command", "env", "cwd"], &ctx);
             let command = match st.get("command") {
                 None => {
                     self.missing(f, e.value.span.clone(), "command", &ctx);
@@ -463,8 +463,19 @@ impl Loader<'_> {
                     }
                 }
             }
+            // A relative working directory is the suite's, so a suite whose server reads files
+            // of its own (`verity mcp serve --repo repos/x`) runs from any directory.
+            let cwd = st.get("cwd").and_then(|c| self.str(f, c)).map(|c| {
+                if Path::new(&c).is_relative() {
+                    let dir = self.root.join(&c);
+                    let dir = std::path::absolute(&dir).unwrap_or(dir);
+                    dir.to_string_lossy().into_owned()
+                } else {
+                    c
+                }
+            });
             if let Some(command) = command {
-                out.insert(e.key.clone(), ServerSpec { command, env });
+                out.insert(e.key.clone(), ServerSpec { command, env, cwd });
             }
         }
         out
@@ -1169,6 +1180,36 @@ name = "unset"
         assert!(here.is_absolute(), "{}", here.display());
         assert!(!here.ends_with("."), "{}", here.display());
         assert_eq!(cwd("sub").unwrap(), here.join("pipe"));
+        assert_eq!(cwd("absolute").unwrap(), std::path::PathBuf::from("/"));
+        assert_eq!(cwd("unset"), None);
+    }
+
+    #[test]
+    fn a_servers_relative_cwd_is_the_suites() {
+        let l = suite(&[
+            (
+                "suite.toml",
+                r#"name = "s"
+[servers.here]
+command = ["verity", "mcp", "serve"]
+cwd = "."
+[servers.sub]
+command = ["verity", "mcp", "serve", "--repo", "x"]
+cwd = "repos"
+[servers.absolute]
+command = ["verity", "mcp", "serve"]
+cwd = "/"
+[servers.unset]
+command = ["verity", "mcp", "serve"]
+"#,
+            ),
+            TASK,
+        ]);
+        let s = l.suite;
+        let cwd = |n: &str| s.servers[n].cwd.as_deref().map(std::path::PathBuf::from);
+        let here = cwd("here").unwrap();
+        assert!(here.is_absolute(), "{}", here.display());
+        assert_eq!(cwd("sub").unwrap(), here.join("repos"));
         assert_eq!(cwd("absolute").unwrap(), std::path::PathBuf::from("/"));
         assert_eq!(cwd("unset"), None);
     }

@@ -352,6 +352,7 @@ async fn a_command_that_does_not_exist_does_not_start() {
             "--stdio".into(),
         ],
         env: Default::default(),
+        cwd: None,
     };
     let err = GroundingServer::start("ghost", &spec, STARTUP)
         .await
@@ -367,6 +368,7 @@ async fn a_command_that_does_not_exist_does_not_start() {
     let empty = verity_model::ServerSpec {
         command: Vec::new(),
         env: Default::default(),
+        cwd: None,
     };
     let err = GroundingServer::start("empty", &empty, STARTUP)
         .await
@@ -375,10 +377,23 @@ async fn a_command_that_does_not_exist_does_not_start() {
 }
 
 #[tokio::test]
+async fn a_server_runs_in_its_working_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec = shell("pwd >&2; exit 3");
+    spec.cwd = Some(dir.path().display().to_string());
+    let err = GroundingServer::start("where", &spec, STARTUP)
+        .await
+        .unwrap_err();
+    let shown = dir.path().canonicalize().unwrap().display().to_string();
+    assert!(err.to_string().contains(&shown), "{}", err);
+}
+
+#[tokio::test]
 async fn a_server_that_never_answers_the_handshake_times_out() {
     let spec = verity_model::ServerSpec {
         command: vec!["sleep".into(), "30".into()],
         env: Default::default(),
+        cwd: None,
     };
     let started = Instant::now();
     let err = GroundingServer::start("mute", &spec, Duration::from_millis(500))

@@ -22,6 +22,7 @@ pub fn spec(args: &[&str]) -> ServerSpec {
     ServerSpec {
         command,
         env: BTreeMap::new(),
+        cwd: None,
     }
 }
 
@@ -29,6 +30,7 @@ pub fn shell(script: &str) -> ServerSpec {
     ServerSpec {
         command: vec!["sh".into(), "-c".into(), script.into()],
         env: BTreeMap::new(),
+        cwd: None,
     }
 }
 

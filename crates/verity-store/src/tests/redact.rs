@@ -66,6 +66,7 @@ fn no_credential_reaches_the_file() {
         ServerSpec {
             command: vec!["serve".into(), format!("--upstream={}", url())],
             env: [("UPSTREAM".to_owned(), url())].into(),
+            cwd: None,
         },
     );
     s.insert_run(&meta).unwrap();
