@@ -12,9 +12,11 @@
 #![forbid(unsafe_code)]
 
 mod index;
+pub mod queries;
 mod schema;
 
 pub use index::FactsIndex;
+pub use queries::{Coverage, Generated, Query, QueryOptions};
 pub use schema::{
     Call, Commit, Export, FORMAT, Facts, FactsError, FileFact, Import, Inheritance,
     InheritanceKind, Language, RepoInfo, Symbol, SymbolKind, TypeFact, TypeRole, content_hash,
