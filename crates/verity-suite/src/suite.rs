@@ -13,6 +13,7 @@ use crate::config::{Config, TaskPatterns};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::files::{BASELINE_FILE, DEFAULT_TASKS, expand, is_glob};
 use crate::loader::{Loader, SpanLocator, Stream, normalize};
+use crate::repos::REPOS_FILE;
 use crate::sink::{SinkError, TaskSink};
 use crate::tree::{Kind, from_toml_doc};
 
@@ -254,6 +255,7 @@ impl<'s> Loader<'s> {
             content_hash: String::new(),
         };
         self.perturb = cfg.perturb;
+        self.read_repos();
         let checks;
         let count;
         match sink {
@@ -316,21 +318,50 @@ impl<'s> Loader<'s> {
         }
     }
 
+    /// Reads `repos.toml` when the suite has one: its format problems are errors, what its
+    /// contamination facts suggest is a warning.
+    fn read_repos(&mut self) {
+        let path = self.root.join(REPOS_FILE);
+        if !path.is_file() {
+            return;
+        }
+        let shown = self.display(REPOS_FILE);
+        match crate::repos::read(&path, &shown) {
+            Ok(r) => {
+                for d in crate::repos::contamination_warnings(&r, &shown) {
+                    self.push(d);
+                }
+            }
+            Err(diags) => {
+                for d in diags {
+                    self.push(d);
+                }
+            }
+        }
+    }
+
     fn load_tasks(&mut self, task_patterns: Option<&TaskPatterns>) {
         let mut done = HashSet::new();
         done.insert(SUITE_FILE.to_owned());
         // The baseline is the suite's record of past results, not part of the suite: a glob
         // that matches it skips it.
         done.insert(BASELINE_FILE.to_owned());
+        // The repository pins are not tasks either.
+        done.insert(REPOS_FILE.to_owned());
         match task_patterns {
             Some(TaskPatterns { file: f, patterns }) => {
                 for (pattern, span) in patterns {
                     let pattern = normalize(pattern);
                     let from = Some((f, span.clone()));
-                    if pattern == BASELINE_FILE {
+                    if pattern == BASELINE_FILE || pattern == REPOS_FILE {
+                        let what = if pattern == BASELINE_FILE {
+                            "the suite's baseline"
+                        } else {
+                            "the suite's repository pins"
+                        };
                         let d = Diagnostic::error(
                             "bad-value",
-                            format!("`{BASELINE_FILE}` holds the suite's baseline; it is never read as a task file"),
+                            format!("`{pattern}` holds {what}; it is never read as a task file"),
                         )
                         .at_span(f, span.clone())
                         .label("not a task file")
@@ -686,6 +717,48 @@ pattern = "a"
     }
 
     /// `baseline.toml` beside suite.toml is never a task file, even when `tasks` would match
+    /// `repos.toml` is read for its pins (format errors fail the load, contamination facts
+    /// warn), never as a task file, and leaves the content hash alone.
+    #[test]
+    fn repos_toml_is_checked_and_never_a_task_file() {
+        let toml = "name = \"s\"\ntasks = [\"*.toml\"]\n[defaults]\nprovider = \"mock\"\n";
+        let task = "id = \"a\"\nprompt = \"p\"\n";
+        let (dir, before) = load_files(&[("suite.toml", toml), ("a.toml", task)]);
+        let before = before.unwrap();
+        assert!(before.warnings.is_empty());
+        let pins = "[contamination]\nmodel_cutoff = \"2024-06-30\"\n\n[repos.old]\nlanguage = \"python\"\nsource = \"git:https://x/y#abcdef0\"\nlicense = \"MIT\"\nfork = false\nfirst_release = \"2019-05-01\"\n";
+        std::fs::write(dir.path().join(crate::REPOS_FILE), pins).unwrap();
+        let after = crate::load(dir.path()).unwrap();
+        assert_eq!(after.suite.tasks.len(), 1);
+        assert_eq!(after.suite.content_hash, before.suite.content_hash);
+        assert_eq!(after.warnings.len(), 1, "{:?}", after.warnings);
+        let w = &after.warnings[0];
+        assert_eq!(w.code, "contamination");
+        assert!(w.file.ends_with("repos.toml"), "{}", w.file);
+        assert_eq!((w.line, w.column), (9, 17));
+        std::fs::write(
+            dir.path().join(crate::REPOS_FILE),
+            "[repos.x]\nlanguage = 3\n",
+        )
+        .unwrap();
+        let err = crate::load(dir.path()).unwrap_err();
+        let e = err.errors().next().unwrap();
+        assert!(e.file.ends_with("repos.toml") && e.line == 2, "{e:?}");
+        // Naming it as a task file is an error.
+        std::fs::write(dir.path().join(crate::REPOS_FILE), pins).unwrap();
+        std::fs::write(
+            dir.path().join("suite.toml"),
+            toml.replace("\"*.toml\"", "\"repos.toml\""),
+        )
+        .unwrap();
+        let err = crate::load(dir.path()).unwrap_err();
+        assert!(
+            err.errors()
+                .any(|d| d.message.contains("never read as a task file")),
+            "{err:?}"
+        );
+    }
+
     /// it: saving a baseline changes neither the tasks nor the content hash.
     #[test]
     fn the_baseline_file_is_not_part_of_the_suite() {
