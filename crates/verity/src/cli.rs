@@ -476,6 +476,55 @@ pub enum CorpusCommand {
     /// per source file), then write a sample of the files, stratified by the category of their
     /// claims, as fixtures whose expectations a human reviews before committing them.
     Generate(Box<CorpusGenerateArgs>),
+    /// Download the repositories a suite's repos.toml pins (verified by sha256, cached) and
+    /// unpack them into SUITE/repos/NAME/.
+    Fetch(CorpusFetchArgs),
+    /// Write a citations suite from facts files (`verity facts extract`): questions about each
+    /// repository, 3–5 paraphrases each, stratified by pattern, with the seed's coverage
+    /// metrics.
+    FromFacts(CorpusFromFactsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CorpusFetchArgs {
+    /// The suite directory holding repos.toml.
+    #[arg(value_name = "SUITE_DIR")]
+    pub suite: PathBuf,
+    /// Use only the cache; never download.
+    #[arg(long)]
+    pub offline: bool,
+    /// Only these repositories (repeatable).
+    #[arg(long = "repo", value_name = "NAME")]
+    pub repos: Vec<String>,
+    /// The download cache [default: $VERITY_CORPUS_CACHE, else ~/.cache/verity/corpus]
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct CorpusFromFactsArgs {
+    /// Facts files (`verity facts extract --out`), one per repository.
+    #[arg(value_name = "FACTS", required = true)]
+    pub facts: Vec<PathBuf>,
+    /// The suite directory to write (tasks/NAME.jsonl, suite.toml when absent, coverage.json).
+    #[arg(long, value_name = "SUITE_DIR")]
+    pub out: PathBuf,
+    /// Base questions kept per pattern (each asked 3–5 times).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub per_pattern: usize,
+    /// Base questions kept overall (patterns taken round-robin).
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub max: usize,
+    /// Ranks questions within a pattern and picks their phrasings.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Replace task files that already exist.
+    #[arg(long)]
+    pub force: bool,
+    /// Write suite.toml without the citation scorers (for a verity whose catalog has no
+    /// `citations` kind yet).
+    #[arg(long)]
+    pub no_scorers: bool,
 }
 
 #[derive(Debug, Args)]

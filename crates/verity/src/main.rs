@@ -10,6 +10,8 @@ mod config;
 mod corpus;
 mod docs;
 mod exit;
+mod fetch;
+mod fromfacts;
 mod progress;
 
 use std::process::ExitCode;

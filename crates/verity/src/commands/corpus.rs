@@ -15,7 +15,7 @@ use verity_store::Store;
 
 use super::execute::{Output, exec_settings, execute_plan, replay_provider};
 use super::{load_suite, use_color};
-use crate::cli::{CorpusCommand, CorpusGenerateArgs};
+use crate::cli::{CorpusCommand, CorpusFetchArgs, CorpusFromFactsArgs, CorpusGenerateArgs};
 use crate::config::Config;
 use crate::corpus::{self, Scan};
 use crate::{CliError, exit};
@@ -23,7 +23,120 @@ use crate::{CliError, exit};
 pub(super) fn corpus(c: CorpusCommand, config: &Config) -> Result<u8, CliError> {
     match c {
         CorpusCommand::Generate(a) => generate(*a, config),
+        CorpusCommand::Fetch(a) => fetch(a),
+        CorpusCommand::FromFacts(a) => from_facts(a),
     }
+}
+
+/// `verity corpus fetch SUITE_DIR`: every pin of repos.toml into SUITE_DIR/repos/NAME/.
+fn fetch(a: CorpusFetchArgs) -> Result<u8, CliError> {
+    let path = a.suite.join(verity_suite::REPOS_FILE);
+    if !path.is_file() {
+        return Err(CliError::usage(format!(
+            "{} has no {} (suites/README.md documents its format)",
+            a.suite.display(),
+            verity_suite::REPOS_FILE
+        )));
+    }
+    let shown = path.display().to_string();
+    let repos = verity_suite::repos::read(&path, &shown).map_err(|diags| {
+        let text: Vec<String> = diags.iter().map(|d| d.render(false)).collect();
+        eprintln!("{}", text.join("\n"));
+        CliError::silent(ErrorKind::Suite)
+    })?;
+    for w in verity_suite::repos::contamination_warnings(&repos, &shown) {
+        eprintln!(
+            "{}",
+            w.render(use_color(
+                crate::cli::ColorChoice::Auto,
+                std::io::stderr().is_terminal()
+            ))
+        );
+    }
+    let unknown: Vec<&String> = a
+        .repos
+        .iter()
+        .filter(|n| !repos.repos.iter().any(|r| &r.name == *n))
+        .collect();
+    if !unknown.is_empty() {
+        return Err(CliError::usage(format!(
+            "{shown} pins no repository {}",
+            unknown
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let cache = a
+        .cache_dir
+        .clone()
+        .unwrap_or_else(crate::fetch::default_cache_dir);
+    let repos_dir = a.suite.join("repos");
+    let mut failed = 0;
+    // The exit code follows the first failure's kind (a network failure is not a bad pin).
+    let mut first_kind = None;
+    for pin in &repos.repos {
+        if !a.repos.is_empty() && !a.repos.contains(&pin.name) {
+            continue;
+        }
+        match crate::fetch::fetch_pin(pin, &repos_dir, &cache, a.offline) {
+            Ok(crate::fetch::Outcome::UpToDate) => {
+                println!("{:<20} up to date", pin.name);
+            }
+            Ok(crate::fetch::Outcome::Unpacked { downloaded, files }) => {
+                let from = if downloaded {
+                    "downloaded"
+                } else {
+                    "from the cache"
+                };
+                let what = if files > 0 {
+                    format!("{files} files")
+                } else {
+                    "checked out".into()
+                };
+                println!(
+                    "{:<20} {what} into {} ({from})",
+                    pin.name,
+                    repos_dir.join(&pin.name).display()
+                );
+            }
+            Err(e) => {
+                failed += 1;
+                first_kind.get_or_insert(e.kind);
+                eprintln!("error: {}", e.message);
+            }
+        }
+    }
+    if failed > 0 {
+        let n = if failed == 1 { "repository" } else { "repositories" };
+        return Err(CliError::new(
+            first_kind.unwrap_or(ErrorKind::Refused),
+            format!("{failed} {n} could not be fetched"),
+        ));
+    }
+    Ok(exit::OK)
+}
+
+/// `verity corpus from-facts FACTS... --out SUITE_DIR`.
+fn from_facts(a: CorpusFromFactsArgs) -> Result<u8, CliError> {
+    let opts = verity_facts::QueryOptions {
+        per_pattern: a.per_pattern,
+        max: a.max,
+        seed: a.seed,
+    };
+    let w = crate::fromfacts::write_suite(&a.facts, &a.out, &opts, a.force, !a.no_scorers)?;
+    for (path, n) in &w.task_files {
+        println!("wrote {} ({n} tasks)", path.display());
+    }
+    if let Some(p) = &w.suite_toml {
+        println!("wrote {}", p.display());
+    }
+    println!("wrote {}\n", w.coverage_json.display());
+    for line in crate::fromfacts::coverage_lines(&w.generated.coverage) {
+        println!("{line}");
+    }
+    Ok(exit::OK)
 }
 
 /// A scanned file and what the extractor said about it.

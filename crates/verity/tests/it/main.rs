@@ -2,6 +2,7 @@
 
 mod claims;
 mod corpus;
+mod corpus_fetch;
 mod determinism;
 mod engine;
 mod faults;
