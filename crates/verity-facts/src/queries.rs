@@ -618,6 +618,16 @@ fn families(relation: &str) -> &'static [(&'static str, [&'static str; 5])] {
     match relation {
         "defined_in" => &[
             (
+                "cite",
+                [
+                    "Cite the definition of the {kind} `{subject}` in `{repo}` as path:start-end.",
+                    "Give the path and line range of the {kind} `{subject}` in the repository `{repo}`.",
+                    "In `{repo}`, which lines of which file hold the {kind} `{subject}`?",
+                    "Name the file and the first and last lines of `{subject}`, a {kind} in `{repo}`.",
+                    "Where does the {kind} `{subject}` start and end in the `{repo}` sources?",
+                ],
+            ),
+            (
                 "where",
                 [
                     "In the repository `{repo}`, where is the {kind} `{subject}` defined?",
@@ -639,6 +649,16 @@ fn families(relation: &str) -> &'static [(&'static str, [&'static str; 5])] {
             ),
         ],
         "imports" => &[
+            (
+                "cite",
+                [
+                    "Cite the line of `{subject}` in `{repo}` that imports from `{object}`, and list the imported names.",
+                    "In the repository `{repo}`, quote how `{subject}` imports `{object}`: which names come in?",
+                    "From `{object}`, which identifiers appear in the import list of `{repo}`'s `{subject}`?",
+                    "Which imported names of `{subject}` (in `{repo}`) come from `{object}`? Give the line.",
+                    "Find the import of `{object}` in the file `{subject}` of `{repo}` and name what it brings in.",
+                ],
+            ),
             (
                 "what",
                 [
@@ -662,6 +682,16 @@ fn families(relation: &str) -> &'static [(&'static str, [&'static str; 5])] {
         ],
         "exports" => &[
             (
+                "cite",
+                [
+                    "Cite each export of `{subject}` in `{repo}` with its line.",
+                    "In the repository `{repo}`, list with line numbers what `{subject}` exports.",
+                    "Which names are exported from `{subject}` in `{repo}`, and where in the file?",
+                    "Enumerate the public names of `{repo}`'s `{subject}`, citing their lines.",
+                    "Give every exported identifier of the file `{subject}` in `{repo}`, each with path:line.",
+                ],
+            ),
+            (
                 "what",
                 [
                     "In the repository `{repo}`, what does the file `{subject}` export?",
@@ -683,6 +713,16 @@ fn families(relation: &str) -> &'static [(&'static str, [&'static str; 5])] {
             ),
         ],
         "calls" => &[
+            (
+                "cite",
+                [
+                    "In `{repo}`, cite the line where `{subject}` calls `{object}`, or say that it does not.",
+                    "Show the call of `{object}` inside `{subject}` in `{repo}` with its path:line, if there is one.",
+                    "Does the body of `{subject}` in the repository `{repo}` contain `{object}(`? Cite the line if so.",
+                    "Quote the place in `{repo}` where `{subject}` invokes `{object}`, or state there is none.",
+                    "If `{subject}` calls `{object}` in `{repo}`, where? If not, say no.",
+                ],
+            ),
             (
                 "does",
                 [
@@ -706,6 +746,16 @@ fn families(relation: &str) -> &'static [(&'static str, [&'static str; 5])] {
         ],
         "extends" => &[
             (
+                "cite",
+                [
+                    "Cite the declaration of `{subject}` in `{repo}` and name what it extends.",
+                    "In the repository `{repo}`, where is `{subject}` declared, and what is its parent type?",
+                    "Give path:line of the {kind} `{subject}` in `{repo}` and the type it extends.",
+                    "Quote the header of `{subject}` in `{repo}`: what does it inherit from?",
+                    "Which type is named as the base in the declaration of `{subject}` in `{repo}`? Cite it.",
+                ],
+            ),
+            (
                 "what",
                 [
                     "In the repository `{repo}`, what does the {kind} `{subject}` extend?",
@@ -727,6 +777,16 @@ fn families(relation: &str) -> &'static [(&'static str, [&'static str; 5])] {
             ),
         ],
         "implements" => &[
+            (
+                "cite",
+                [
+                    "Cite where `{subject}` implements each of its interfaces or traits in `{repo}`.",
+                    "In the repository `{repo}`, give path:line for every implementation `{subject}` has, naming the interface or trait.",
+                    "Which interfaces or traits does `{repo}`'s `{subject}` implement? Cite the lines.",
+                    "Quote the lines of `{repo}` where `{subject}` is declared to implement something.",
+                    "List, with citations, the traits or interfaces of the {kind} `{subject}` in `{repo}`.",
+                ],
+            ),
             (
                 "what",
                 [
@@ -750,6 +810,16 @@ fn families(relation: &str) -> &'static [(&'static str, [&'static str; 5])] {
         ],
         "returns" => &[
             (
+                "cite",
+                [
+                    "Cite the signature of `{subject}` in `{repo}` and give its return type.",
+                    "In the repository `{repo}`, quote the declaration of `{subject}`: what type does it return?",
+                    "Give path:line of the {kind} `{subject}` in `{repo}` and its declared result type.",
+                    "What return type annotation does `{subject}` carry in `{repo}`? Cite it.",
+                    "Which type does the signature of `{repo}`'s `{subject}` promise to return? Cite the line.",
+                ],
+            ),
+            (
                 "type",
                 [
                     "In the repository `{repo}`, what type does the {kind} `{subject}` return?",
@@ -771,6 +841,16 @@ fn families(relation: &str) -> &'static [(&'static str, [&'static str; 5])] {
             ),
         ],
         "changes" => &[
+            (
+                "cite",
+                [
+                    "Cite the files that commit `{subject}` (\"{object}\") of `{repo}` changed.",
+                    "In `{repo}`, list with their paths the files the commit `{subject}` modified.",
+                    "For `{repo}`'s commit \"{object}\" ({subject}), which paths changed?",
+                    "Give the changed files of commit `{subject}` in the repository `{repo}`.",
+                    "Which paths appear in the diff of `{repo}`'s commit `{subject}`?",
+                ],
+            ),
             (
                 "files",
                 [

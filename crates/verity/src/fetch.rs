@@ -223,11 +223,19 @@ fn cached_artifact(
 /// Downloads `url` into `dest`, returning its sha256.
 fn download(url: &str, dest: &Path) -> Result<String, CliError> {
     let net = |e: reqwest::Error| {
+        // The error and its causes (the TLS or connection failure is at the bottom).
+        let mut text = e.to_string();
+        let mut cause = std::error::Error::source(&e);
+        while let Some(c) = cause {
+            text.push_str(": ");
+            text.push_str(&c.to_string());
+            cause = c.source();
+        }
         CliError::new(
             ErrorKind::Provider,
             format!(
                 "cannot download {url}: {}",
-                verity_model::redact_urls(&e.to_string())
+                verity_model::redact_urls(&text)
             ),
         )
     };
@@ -236,11 +244,27 @@ fn download(url: &str, dest: &Path) -> Result<String, CliError> {
         .build()
         .map_err(|e| CliError::io(format!("cannot start the download runtime: {e}")))?;
     rt.block_on(async {
-        let client = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder()
             .timeout(DOWNLOAD_TIMEOUT)
-            .user_agent(concat!("verity/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(net)?;
+            .user_agent(concat!("verity/", env!("CARGO_PKG_VERSION")));
+        // Behind a TLS-inspecting proxy the machine's CA bundle is named by SSL_CERT_FILE
+        // (as curl and OpenSSL read it); its certificates are trusted besides the built-in roots.
+        if let Some(bundle) = std::env::var_os("SSL_CERT_FILE").filter(|v| !v.is_empty()) {
+            let pem = std::fs::read(&bundle).map_err(|e| io(Path::new(&bundle), e))?;
+            let certs = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| {
+                CliError::new(
+                    ErrorKind::Config,
+                    format!(
+                        "SSL_CERT_FILE {}: not a PEM bundle: {e}",
+                        Path::new(&bundle).display()
+                    ),
+                )
+            })?;
+            for c in certs {
+                builder = builder.add_root_certificate(c);
+            }
+        }
+        let client = builder.build().map_err(net)?;
         let mut resp = client.get(url).send().await.map_err(net)?;
         if !resp.status().is_success() {
             return Err(CliError::new(

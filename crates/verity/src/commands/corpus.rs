@@ -109,7 +109,11 @@ fn fetch(a: CorpusFetchArgs) -> Result<u8, CliError> {
         }
     }
     if failed > 0 {
-        let n = if failed == 1 { "repository" } else { "repositories" };
+        let n = if failed == 1 {
+            "repository"
+        } else {
+            "repositories"
+        };
         return Err(CliError::new(
             first_kind.unwrap_or(ErrorKind::Refused),
             format!("{failed} {n} could not be fetched"),
