@@ -479,9 +479,15 @@ fn candidates_of(f: &Facts, seed: u64, cov: &mut Coverage) -> Vec<Base> {
             Some(SymbolKind::Method) => "method",
             _ => "function",
         };
+        // A callee the repository defines, or one from elsewhere (a builtin, a dependency).
+        let whose = if defs.contains_key(callee) {
+            "local"
+        } else {
+            "external"
+        };
         out.push(base(
             "calls",
-            format!("positive_{kind}"),
+            format!("positive_{kind}_{whose}"),
             &format!("{caller}->{callee}"),
             vec![("subject", caller.clone()), ("object", callee.clone())],
             json!({"citations": {"relation": "calls", "subject": caller, "object": callee,
@@ -1098,6 +1104,16 @@ mod tests {
         }
         let ids: BTreeSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
         assert_eq!(ids.len(), tasks.len(), "ids are unique");
+        // Calls to a function the repository defines and to one it does not are apart.
+        let kinds: BTreeSet<&str> = tasks
+            .iter()
+            .filter_map(|t| t.metadata["pattern"].as_str())
+            .filter_map(|p| p.strip_prefix("calls/"))
+            .map(|p| p.rsplit_once('/').unwrap().0)
+            .collect();
+        assert!(kinds.contains("positive_function_local"), "{kinds:?}");
+        assert!(kinds.contains("positive_method_local"), "{kinds:?}");
+        assert!(kinds.contains("negative_function") || kinds.contains("negative_method"));
     }
 
     #[test]
