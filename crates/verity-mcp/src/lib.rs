@@ -8,6 +8,9 @@
 //!   dies mid-run fails the samples that need it with [`McpError::Exited`], never a hang.
 //! * [`serve_stdio`]: the reference server (`verity mcp serve`) over any [`DocSource`], with the
 //!   tools `search` and `read`. [`StaticDocs`] is a small in-memory source for tests.
+//! * [`serve_repos_stdio`]: the code-search server (`verity mcp serve --repo`) over a
+//!   [`RepoSource`] of one or more repositories ([`Repo::build`] from a directory and, optionally,
+//!   its [`verity_facts::Facts`]), with the tools `search`, `read_lines` and `list_files`.
 //!
 //! Both sides use the official Rust MCP SDK (`rmcp`).
 
@@ -16,12 +19,19 @@
 
 mod client;
 mod error;
+mod repo;
+mod repo_server;
 mod search;
 mod server;
 mod static_docs;
 
 pub use client::{GroundingServer, ToolInfo, ToolOutput};
 pub use error::McpError;
+pub use repo::{
+    CHUNK_LINES, CHUNK_OVERLAP, DEFAULT_HITS, DEFAULT_LIST, Hit, LINE_CHARS, Lines, MAX_FILE_BYTES,
+    MAX_HITS, MAX_LIST, MAX_READ_LINES, Repo, RepoError, RepoSource, SNIPPET_LINES,
+};
+pub use repo_server::{RepoServer, serve_repos_stdio};
 pub use search::SearchBinding;
 pub use server::{DEFAULT_SEARCH_LIMIT, Doc, DocServer, DocSource, MAX_SEARCH_LIMIT, serve_stdio};
 pub use static_docs::StaticDocs;

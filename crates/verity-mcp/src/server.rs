@@ -58,7 +58,16 @@ impl std::fmt::Debug for DocServer {
 /// Nothing but protocol messages goes to stdout.
 pub async fn serve_stdio(source: Arc<dyn DocSource>) -> Result<(), McpError> {
     let name = source.name().to_owned();
-    let running = DocServer::new(source)
+    serve_handler(name, DocServer::new(source)).await
+}
+
+/// Serves any handler over MCP on stdin/stdout until the client closes stdin; `name` is for
+/// error messages.
+pub(crate) async fn serve_handler<H: ServerHandler>(
+    name: String,
+    handler: H,
+) -> Result<(), McpError> {
+    let running = handler
         .serve(rmcp::transport::io::stdio())
         .await
         .map_err(|e| McpError::Protocol {

@@ -1,0 +1,297 @@
+//! The code-search server (`verity mcp serve --repo`): a [`RepoSource`] over MCP on stdin/stdout,
+//! with the tools `search`, `read_lines` and `list_files`. Read-only: it answers from what it read
+//! at start.
+//!
+//! Bad arguments (a missing query, `k` out of range, a path outside the repository, lines past
+//! the end of a file) come back as tool results flagged `isError`, whose text says what to fix:
+//! the model reads them and can try again. Only a tool that does not exist is a JSON-RPC error.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Value, json};
+
+use crate::McpError;
+use crate::repo::{
+    DEFAULT_HITS, DEFAULT_LIST, MAX_HITS, MAX_LIST, MAX_READ_LINES, RepoSource, SNIPPET_LINES,
+};
+
+/// The code-search server's MCP handler over a [`RepoSource`].
+#[derive(Clone, Debug)]
+pub struct RepoServer {
+    source: Arc<RepoSource>,
+}
+
+/// Serves `source` over MCP on stdin/stdout until the client closes stdin.
+pub async fn serve_repos_stdio(source: Arc<RepoSource>) -> Result<(), McpError> {
+    let name = crate::DocSource::name(&*source).to_owned();
+    crate::server::serve_handler(name, RepoServer::new(source)).await
+}
+
+/// A tool's answer: its text, or an error the model gets to read.
+type Answer = Result<String, String>;
+
+impl RepoServer {
+    pub fn new(source: Arc<RepoSource>) -> RepoServer {
+        RepoServer { source }
+    }
+
+    /// `search`, `read_lines` and `list_files`.
+    pub fn tools(&self) -> Vec<Tool> {
+        let names: Vec<&str> = self.source.repos().iter().map(|r| r.name()).collect();
+        let repo = |required: bool| {
+            let mut d = format!(
+                "The repository: one of {}.",
+                names
+                    .iter()
+                    .map(|n| format!("`{}`", n))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            if !required {
+                d.push_str(" Optional when the server has one repository.");
+            }
+            json!({"type": "string", "enum": names, "description": d})
+        };
+        vec![
+            Tool::new(
+                "search",
+                format!(
+                    "Search the code of the repositories. Returns the best matches, best first, \
+                     each headed `REPO:path:start-end` (a definition's whole line range, or the \
+                     lines shown) with up to {} numbered lines. Put identifiers in backticks; \
+                     definitions of a named identifier rank first. Naming a repository in the \
+                     query (or in `repo`) searches that one only.",
+                    SNIPPET_LINES
+                ),
+                object(json!({
+                    "type": "object",
+                    "properties": {
+                        "query": {
+                            "type": "string",
+                            "description": "Identifiers (`parse_args`, `Parser.parse`) and words."
+                        },
+                        "repo": repo(false),
+                        "k": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": MAX_HITS,
+                            "default": DEFAULT_HITS,
+                            "description": "How many hits to return."
+                        }
+                    },
+                    "required": ["query"]
+                })),
+            ),
+            Tool::new(
+                "read_lines",
+                format!(
+                    "Read lines `start` to `end` (inclusive, 1-based, at most {}) of a file, \
+                     numbered.",
+                    MAX_READ_LINES
+                ),
+                object(json!({
+                    "type": "object",
+                    "properties": {
+                        "repo": repo(false),
+                        "path": {
+                            "type": "string",
+                            "description": "The file, relative to the repository root \
+                                            (as `search` and `list_files` print it)."
+                        },
+                        "start": {"type": "integer", "minimum": 1},
+                        "end": {"type": "integer", "minimum": 1}
+                    },
+                    "required": ["path", "start", "end"]
+                })),
+            ),
+            Tool::new(
+                "list_files",
+                "List the repository's files (sorted, with their line counts), all of them or \
+                 those under a path prefix (`src/`) or matching a glob (`**/*.py`).",
+                object(json!({
+                    "type": "object",
+                    "properties": {
+                        "repo": repo(false),
+                        "pattern": {
+                            "type": "string",
+                            "description": "A path prefix, or a glob (with * ? [ or {)."
+                        },
+                        "limit": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": MAX_LIST,
+                            "default": DEFAULT_LIST
+                        }
+                    }
+                })),
+            ),
+        ]
+    }
+
+    /// Runs a tool. Bad arguments are an `isError` result; an unknown tool is `-32602`.
+    pub async fn run_tool(
+        &self,
+        name: &str,
+        arguments: Option<&JsonObject>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let args = arguments.cloned().unwrap_or_default();
+        let source = self.source.clone();
+        let answer: Answer = match name {
+            "search" | "read_lines" | "list_files" => {
+                let tool = name.to_owned();
+                tokio::task::spawn_blocking(move || run(&source, &tool, &args))
+                    .await
+                    .map_err(|e| {
+                        ErrorData::internal_error(format!("{} failed: {}", name, e), None)
+                    })?
+            }
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "unknown tool `{}`: this server has `search`, `read_lines` and \
+                         `list_files`",
+                        other
+                    ),
+                    None,
+                ));
+            }
+        };
+        Ok(match answer {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Err(why) => {
+                CallToolResult::error(vec![ContentBlock::text(format!("{}: {}", name, why))])
+            }
+        })
+    }
+}
+
+fn run(source: &RepoSource, tool: &str, args: &JsonObject) -> Answer {
+    match tool {
+        "search" => {
+            let query = string(args, "query")?.ok_or("`query` is required")?;
+            let repo = string(args, "repo")?;
+            let k = integer(args, "k", 1, MAX_HITS as u64)?.unwrap_or(DEFAULT_HITS as u64);
+            let hits = source.search(&query, repo.as_deref(), k as usize)?;
+            if hits.is_empty() {
+                return Ok(format!("No matches for `{}`.", query.trim()));
+            }
+            Ok(hits
+                .iter()
+                .map(|h| h.render())
+                .collect::<Vec<_>>()
+                .join("\n"))
+        }
+        "read_lines" => {
+            let repo = string(args, "repo")?;
+            let path = string(args, "path")?.ok_or("`path` is required")?;
+            let start =
+                integer(args, "start", 1, u64::from(u32::MAX))?.ok_or("`start` is required")?;
+            let end = integer(args, "end", 1, u64::from(u32::MAX))?.ok_or("`end` is required")?;
+            let lines = source.read_lines(repo.as_deref(), &path, start as u32, end as u32)?;
+            Ok(lines.render())
+        }
+        "list_files" => {
+            let repo = string(args, "repo")?;
+            let pattern = string(args, "pattern")?;
+            let limit = integer(args, "limit", 1, MAX_LIST as u64)?.unwrap_or(DEFAULT_LIST as u64);
+            let (page, total) =
+                source.list_files(repo.as_deref(), pattern.as_deref(), limit as usize)?;
+            if total == 0 {
+                return Ok(match pattern {
+                    Some(p) => format!("No files match `{}`.", p),
+                    None => "The repository has no files this server serves.".to_owned(),
+                });
+            }
+            let mut out: String = page
+                .iter()
+                .map(|(path, lines)| format!("{} ({} lines)\n", path, lines))
+                .collect();
+            if total > page.len() {
+                out.push_str(&format!(
+                    "… {} more (narrow `pattern` or raise `limit`)\n",
+                    total - page.len()
+                ));
+            }
+            Ok(out)
+        }
+        other => Err(format!("unknown tool `{}`", other)),
+    }
+}
+
+/// An optional string argument.
+fn string(args: &JsonObject, key: &str) -> Result<Option<String>, String> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(format!("`{}` must be a string, not {}", key, other)),
+    }
+}
+
+/// An optional integer argument from `min` to `max`.
+fn integer(args: &JsonObject, key: &str, min: u64, max: u64) -> Result<Option<u64>, String> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if (min..=max).contains(&n) => Ok(Some(n)),
+            _ => Err(format!(
+                "`{}` must be an integer from {} to {}, not {}",
+                key, min, max, v
+            )),
+        },
+    }
+}
+
+fn object(value: Value) -> JsonObject {
+    match value {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    }
+}
+
+impl ServerHandler for RepoServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                crate::DocSource::name(&*self.source).to_owned(),
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(
+                "Code search over repositories: `search` finds definitions and code (hits are \
+                 headed REPO:path:start-end), `read_lines` reads a file's lines, `list_files` \
+                 lists files. Cite what you read as path:start-end.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools().into_iter().find(|t| t.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        tokio::select! {
+            result = self.run_tool(&request.name, request.arguments.as_ref()) => {
+                result.map(CallToolResponse::from)
+            }
+            _ = context.ct.cancelled() => {
+                Err(ErrorData::internal_error("the request was cancelled", None))
+            }
+        }
+    }
+}
