@@ -342,13 +342,14 @@ pub struct ObsPruneArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
-    /// Serve a documentation source over MCP on stdin/stdout, with `search` and `read` tools.
-    /// Nothing but protocol messages is written to stdout.
+    /// Serve a documentation source (`--docs`, `--index`; tools `search` and `read`) or code
+    /// repositories (`--repo`; tools `search`, `read_lines` and `list_files`) over MCP on
+    /// stdin/stdout. Nothing but protocol messages is written to stdout.
     Serve(McpServeArgs),
 }
 
 #[derive(Debug, Args)]
-#[group(required = true, multiple = false)]
+#[group(id = "source", required = true, multiple = false, args = ["docs", "index", "repo"])]
 pub struct McpServeArgs {
     /// A JSONL file of documents: one {"id", "title", "body"} object per line.
     #[arg(long, value_name = "FILE")]
@@ -357,6 +358,15 @@ pub struct McpServeArgs {
     /// with the deprecation map.
     #[arg(long, value_name = "INDEX")]
     pub index: Option<String>,
+    /// A code repository to serve for code search, as `[NAME=]DIR` (NAME defaults to the
+    /// directory's name; hits are headed `NAME:path:start-end`). Repeatable. Not combined with
+    /// --docs or --index.
+    #[arg(long, value_name = "[NAME=]DIR")]
+    pub repo: Vec<String>,
+    /// A facts file (`verity facts extract`) for one of the --repo repositories, matched by its
+    /// `repo.name`: its symbols become search documents (definitions rank first). Repeatable.
+    #[arg(long, value_name = "FILE", requires = "repo")]
+    pub facts: Vec<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -9,6 +9,7 @@ mod faults;
 mod gates;
 mod grounding;
 mod kill;
+mod librarian;
 mod model;
 mod openai;
 mod readonly;
