@@ -349,7 +349,13 @@ pub enum McpCommand {
 }
 
 #[derive(Debug, Args)]
-#[group(id = "source", required = true, multiple = false, args = ["docs", "index", "repo"])]
+#[group(skip)]
+#[command(group(
+    clap::ArgGroup::new("source")
+        .required(true)
+        .multiple(false)
+        .args(["docs", "index", "repo"])
+))]
 pub struct McpServeArgs {
     /// A JSONL file of documents: one {"id", "title", "body"} object per line.
     #[arg(long, value_name = "FILE")]

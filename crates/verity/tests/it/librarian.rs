@@ -171,7 +171,7 @@ async fn the_repo_server_searches_reads_and_lists_over_mcp() {
         .unwrap();
     assert_eq!(
         out.text,
-        "src/cli.py (16 lines)\nsrc/util.py (7 lines)\ntests/test_cli.py (11 lines)\n"
+        "src/cli.py (16 lines)\nsrc/util.py (7 lines)\ntests/test_cli.py (17 lines)\n"
     );
 
     // Bad arguments are tool errors the model can read, not protocol errors.
@@ -271,8 +271,9 @@ fn bad_repo_flags_are_usage_errors() {
 }
 
 /// A suite whose `librarian` variant is grounded on the repository (inject-top-k): the answer
-/// is the request the model was sent (the `command` provider running `cat`), so the retrieved
-/// definition must be in it; the `local` variant, without the server, must not have it.
+/// is the request the model was sent (the `command` provider echoing its input without the task,
+/// whose `expect` would match itself), so the retrieved definition must be in it; the `local`
+/// variant, without the server, must not have it.
 #[test]
 fn inject_top_k_puts_the_definition_in_the_prompt() {
     let dir = tempfile::tempdir().unwrap();
@@ -281,14 +282,14 @@ fn inject_top_k_puts_the_definition_in_the_prompt() {
 tasks = "tasks.jsonl"
 [defaults]
 provider = "command"
-options = { command = ["cat"] }
+options = { command = ["sh", "-c", "sed 's/,\"task\":.*$//'"] }
 [[variants]]
 name = "local"
 [[variants]]
 name = "librarian"
 grounding = { server = "repo", mode = "inject-top-k", k = 3 }
 [servers.repo]
-command = ["verity", "mcp", "serve", "--repo", "tinyq=../tinyq", "--facts", "../facts/tinyq.json"]
+command = ["verity", "mcp", "serve", "--repo", "tinyq=tinyq", "--facts", "facts/tinyq.json"]
 [[scorers]]
 kind = "contains"
 "#;
