@@ -76,9 +76,12 @@ async fn start(args: &[&str]) -> Result<GroundingServer, McpError> {
     GroundingServer::start("repo", &spec, STARTUP).await
 }
 
+/// A hit as the answer shows it: path, start, end and the numbered lines under its header.
+type ShownHit = (String, u32, u32, Vec<(u32, String)>);
+
 /// `NAME:path:start-end` headers in a search answer, with the numbered lines under each.
-fn hits(text: &str) -> Vec<(String, u32, u32, Vec<(u32, String)>)> {
-    let mut out: Vec<(String, u32, u32, Vec<(u32, String)>)> = Vec::new();
+fn hits(text: &str) -> Vec<ShownHit> {
+    let mut out: Vec<ShownHit> = Vec::new();
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("tinyq:") {
             let loc = rest.split(' ').next().unwrap();
