@@ -430,6 +430,42 @@ fn identifier_shaped(word: &str) -> bool {
         || (word.chars().any(char::is_alphabetic) && word.chars().any(|c| c.is_ascii_digit()))
 }
 
+/// Keywords after which a name is being defined, in the languages verity reads.
+const DEFINERS: &[&str] = &[
+    "fn",
+    "def",
+    "function",
+    "class",
+    "struct",
+    "enum",
+    "trait",
+    "interface",
+    "type",
+    "func",
+    "protocol",
+];
+
+/// The names a line defines, lowercased, by the keyword before them (`pub async fn serve(` →
+/// `serve`; `class Parser:` → `parser`). A heuristic for repositories served without facts.
+fn defined_names(line: &str) -> Vec<String> {
+    let words: Vec<&str> = line
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .filter(|w| {
+            DEFINERS.contains(&w[0]) && !DEFINERS.contains(&w[1]) && w[1].chars().count() >= 2
+        })
+        .map(|w| w[1].to_lowercase())
+        .collect()
+}
+
+/// The posting-list key of "this chunk defines `name`" (`:` is never part of a term).
+fn def_key(name: &str) -> String {
+    format!("def:{}", name)
+}
+
 /// One query term and how much it counts.
 #[derive(Clone, Debug, PartialEq)]
 struct QueryTerm {
@@ -675,11 +711,21 @@ impl RepoSource {
                     for l in start..=end {
                         identifier_terms(file.line(l), |t, _| put(t));
                     }
+                    // Counted apart from the terms (not in the length): see `boost`.
+                    let mut defs: Vec<String> = (start..=end)
+                        .flat_map(|l| defined_names(file.line(l)))
+                        .collect();
+                    defs.sort();
+                    defs.dedup();
                     let target = Target::Chunk {
                         file: fi,
                         start,
                         end,
                     };
+                    let id = entries.len() as u32;
+                    for d in defs {
+                        postings.entry(def_key(&d)).or_default().push((id, 0.0));
+                    }
                     total += push_doc(&mut entries, &mut postings, tf, ri, target);
                 }
             }
@@ -796,9 +842,20 @@ impl RepoSource {
                 *scores.entry(doc).or_default() += t.weight * idf * tf * (K1 + 1.0) / (tf + norm);
             }
         }
+        // Chunks that define a whole identifier of the query (by a keyword before it).
+        let mut defines: HashMap<u32, f32> = HashMap::new();
+        for t in terms.iter().filter(|t| t.whole) {
+            for &(doc, _) in self.postings.get(&def_key(&t.term)).into_iter().flatten() {
+                let m = defines.entry(doc).or_insert(1.0);
+                *m = m.max(1.0 + t.weight);
+            }
+        }
         let mut ranked: Vec<(u32, f32)> = scores
             .into_iter()
-            .map(|(doc, score)| (doc, score * self.boost(doc, &terms)))
+            .map(|(doc, score)| {
+                let defines = defines.get(&doc).copied().unwrap_or(1.0);
+                (doc, score * self.boost(doc, &terms) * defines)
+            })
             .collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
 
@@ -1019,10 +1076,17 @@ fn best_window(file: &RepoFile, start: u32, end: u32, terms: &[QueryTerm]) -> (u
         identifier_terms(file.line(n), |t, _| {
             found.insert(t);
         });
+        let defined = defined_names(file.line(n));
         let score: f32 = terms
             .iter()
             .filter(|t| found.contains(&t.term))
-            .map(|t| t.weight)
+            .map(|t| {
+                if t.whole && defined.contains(&t.term) {
+                    3.0 * t.weight
+                } else {
+                    t.weight
+                }
+            })
             .sum();
         if score > best.0 {
             best = (score, n);
@@ -1219,6 +1283,24 @@ mod tests {
     }
 
     #[test]
+    fn definitions_are_found_by_their_keyword() {
+        assert_eq!(
+            defined_names("pub async fn serve_stdio(x: u8) {"),
+            ["serve_stdio"]
+        );
+        assert_eq!(defined_names("class Parser(Base):"), ["parser"]);
+        assert_eq!(
+            defined_names("export default function renderApp() {"),
+            ["renderapp"]
+        );
+        assert_eq!(
+            defined_names("type Id = u32; struct Point { x: Id }"),
+            ["id", "point"]
+        );
+        assert!(defined_names("    let x = parse_args(argv)").is_empty());
+    }
+
+    #[test]
     fn chunk_windows_overlap_and_end_at_the_last_line() {
         assert_eq!(chunks(0), []);
         assert_eq!(chunks(1), [(1, 1)]);
@@ -1394,9 +1476,17 @@ mod source_tests {
     fn without_facts_chunks_find_the_code_with_exact_lines() {
         let dir = fixture();
         let s = source(dir.path(), false);
-        let hits = s.search("def parse_args", None, 3).unwrap();
+        // The chunk that defines it (a keyword before the name) ranks above the test file that
+        // mentions it more often, and its snippet shows the definition.
+        let hits = s.search("where is `parse_args` defined?", None, 3).unwrap();
         assert!(hits.iter().all(|h| h.symbol.is_none()));
-        assert!(hits.iter().any(|h| h.path == "src/cli.py"), "{hits:#?}");
+        assert_eq!(hits[0].path, "src/cli.py", "{hits:#?}");
+        assert!(
+            hits[0]
+                .lines
+                .contains(&(6, "def parse_args(argv):".to_owned())),
+            "{hits:#?}"
+        );
         for h in &hits {
             assert_lines_true(dir.path(), h);
         }
