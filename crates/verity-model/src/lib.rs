@@ -59,7 +59,8 @@ pub use settings::{CacheMode, RunSettings};
 pub use suite::{CompareSpec, REPORT_PLACEHOLDERS, ReportSpec, ScorerSpec, ServerSpec, Suite};
 pub use task::{ChatMessage, Input, Role, SourceLoc, Task};
 pub use variant::{
-    GenParams, GroundingMode, GroundingSpec, PROVIDER_KINDS, PromptTemplate, ProviderSpec, Variant,
+    DEFAULT_GROUNDING_PREAMBLE, GenParams, GroundingMode, GroundingSpec, PROVIDER_KINDS,
+    PromptTemplate, ProviderSpec, Variant,
 };
 
 /// The version of verity's on-disk formats (JSON report schema, stored run config).

@@ -86,6 +86,24 @@ pub struct GroundingSpec {
     /// For `inject-top-k`: how many search results go into the context.
     #[serde(default = "default_k")]
     pub k: u32,
+    /// For `inject-top-k`: the sentence that introduces the results in the context message
+    /// (`{server}` and `{k}` are replaced). `None`: [`DEFAULT_GROUNDING_PREAMBLE`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preamble: Option<String>,
+}
+
+/// How `inject-top-k` introduces search results unless the variant's `preamble` says otherwise.
+pub const DEFAULT_GROUNDING_PREAMBLE: &str = "Documentation search results from `{server}` (top {k} for the request below). Use them to choose APIs that exist and are available:";
+
+impl GroundingSpec {
+    /// The preamble with `{server}` and `{k}` filled in.
+    pub fn preamble_text(&self) -> String {
+        self.preamble
+            .as_deref()
+            .unwrap_or(DEFAULT_GROUNDING_PREAMBLE)
+            .replace("{server}", &self.server)
+            .replace("{k}", &self.k.to_string())
+    }
 }
 
 fn default_k() -> u32 {

@@ -142,12 +142,7 @@ pub(crate) async fn inject_top_k(
         .map_err(|e| infra_error(&e))?;
     let context = ChatMessage::new(
         Role::System,
-        format!(
-            "Documentation search results from `{}` (top {} for the request below). Use them to choose APIs that exist and are available:\n\n{}",
-            g.server.name(),
-            g.spec.k,
-            out.text
-        ),
+        format!("{}\n\n{}", g.spec.preamble_text(), out.text),
     );
     let at = messages
         .iter()

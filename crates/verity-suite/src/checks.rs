@@ -726,6 +726,7 @@ mod tests {
             server: "docs".into(),
             mode: GroundingMode::Tools,
             k: 5,
+            preamble: None,
         });
         grounded.provider.kind.clear();
         s.variants.push(grounded);

@@ -560,7 +560,7 @@ impl Loader<'_> {
         servers: &BTreeMap<String, ServerSpec>,
     ) -> Option<GroundingSpec> {
         let t = self.table(f, e)?;
-        self.check_keys(f, t, &["server", "mode", "k"], "in `grounding`");
+        self.check_keys(f, t, &["server", "mode", "k", "preamble"], "in `grounding`");
         let server = match t.get("server") {
             None => {
                 self.missing(f, e.value.span.clone(), "server", "in `grounding`");
@@ -599,10 +599,12 @@ impl Loader<'_> {
             None => Some(5),
             Some(ke) => self.int(f, ke, 1, i128::from(u32::MAX)).map(|n| n as u32),
         };
+        let preamble = t.get("preamble").and_then(|p| self.str(f, p));
         Some(GroundingSpec {
             server: server?,
             mode: mode?,
             k: k?,
+            preamble,
         })
     }
 

@@ -59,6 +59,7 @@ fn variant(name: &str, grounded: bool) -> Variant {
             server: "docs".into(),
             mode: GroundingMode::InjectTopK,
             k: 5,
+            preamble: None,
         }),
     }
 }
