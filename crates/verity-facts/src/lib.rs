@@ -14,6 +14,7 @@
 mod index;
 pub mod queries;
 mod schema;
+pub mod walk;
 
 pub use index::FactsIndex;
 pub use queries::{Coverage, Generated, Query, QueryOptions};
@@ -21,3 +22,4 @@ pub use schema::{
     Call, Commit, Export, FORMAT, Facts, FactsError, FileFact, Import, Inheritance,
     InheritanceKind, Language, RepoInfo, Symbol, SymbolKind, TypeFact, TypeRole, content_hash,
 };
+pub use walk::{ScannedFile, WalkError, repo_hash, scan};
