@@ -110,8 +110,44 @@ pub enum Command {
     /// Build claim-extraction fixtures from a real codebase, for human review.
     #[command(subcommand)]
     Corpus(CorpusCommand),
+    /// Extract facts (files, symbols, inheritance, imports, exports, calls, written types,
+    /// git history) from a repository for the citation oracles.
+    #[command(subcommand)]
+    Facts(FactsCommand),
     /// Print the exit codes and what they mean.
     ExitCodes,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FactsCommand {
+    /// Extract a repository's facts (verity-facts/1, docs/facts-schema.md) with tree-sitter:
+    /// TypeScript, TSX, JavaScript, Python, Rust, Go and Swift. .gitignore and .ignore are
+    /// honoured; hidden, binary and > 2 MiB files are left out. A one-line summary goes to
+    /// standard error.
+    Extract(FactsExtractArgs),
+}
+
+#[derive(Debug, Args)]
+// `--version` names the facts' version here, not verity's (`verity --version` still works).
+#[command(disable_version_flag = true)]
+pub struct FactsExtractArgs {
+    /// The repository's directory (a checkout or an unpacked package).
+    pub repo: PathBuf,
+    /// Write the facts here (atomically) instead of to standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// The repository's name in the facts [default: the directory's name].
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// The version (a package version or a commit) the facts describe.
+    #[arg(long, value_name = "V")]
+    pub version: Option<String>,
+    /// Read at most this many commits of git history (when REPO is the top of a work tree).
+    #[arg(long, value_name = "N", default_value_t = verity_extract::DEFAULT_MAX_COMMITS)]
+    pub max_commits: usize,
+    /// Do not read the git history.
+    #[arg(long)]
+    pub no_git: bool,
 }
 
 #[derive(Debug, Args)]

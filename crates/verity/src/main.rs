@@ -69,6 +69,8 @@ from_kinded! {
     verity_runner::PrepareError => kind,
     verity_model::ProviderError => error_kind,
     verity_local::ModelStoreError => kind,
+    verity_extract::ExtractError => kind,
+    verity_facts::FactsError => kind,
 }
 
 fn main() -> ExitCode {

@@ -7,6 +7,7 @@ mod check;
 mod compare;
 mod corpus;
 mod execute;
+mod facts;
 mod list;
 mod mcp;
 mod merge;
@@ -28,7 +29,7 @@ use std::path::Path;
 use verity_model::{ErrorKind, Suite};
 use verity_store::Store;
 
-use crate::cli::{CheckCommand, Cli, ColorChoice, Command, Format, McpCommand};
+use crate::cli::{CheckCommand, Cli, ColorChoice, Command, FactsCommand, Format, McpCommand};
 use crate::config::Config;
 use crate::{CliError, exit};
 use baseline::baseline;
@@ -36,6 +37,7 @@ use cache::cache;
 use check::check_swift;
 use compare::compare;
 use corpus::corpus;
+use facts::facts_extract;
 use list::list;
 use mcp::mcp_serve;
 use merge::merge;
@@ -69,6 +71,7 @@ pub fn dispatch(cli: Cli) -> Result<u8, CliError> {
         Command::Symbols(c) => symbols(c),
         Command::Model(c) => model(c),
         Command::Corpus(c) => corpus(c, &config),
+        Command::Facts(FactsCommand::Extract(a)) => facts_extract(a),
         Command::ExitCodes => {
             for (code, what) in exit::TABLE {
                 println!("{code:>4}  {what}");

@@ -5,6 +5,7 @@ mod corpus;
 mod corpus_fetch;
 mod determinism;
 mod engine;
+mod facts;
 mod faults;
 mod gates;
 mod grounding;
