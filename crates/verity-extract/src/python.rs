@@ -87,13 +87,29 @@ impl Lang for Python {
                 let module = w.text(m);
                 let mut symbols = Vec::new();
                 let mut cursor = n.walk();
+                let package = w.file == "__init__.py" || w.file.ends_with("/__init__.py");
                 for s in n.children_by_field_name("name", &mut cursor) {
-                    let name = match s.kind() {
-                        "aliased_import" => w.field_text(s, "name").unwrap_or(""),
-                        _ => w.text(s),
+                    let (name, alias) = match s.kind() {
+                        "aliased_import" => (
+                            w.field_text(s, "name").unwrap_or(""),
+                            w.field_text(s, "alias"),
+                        ),
+                        _ => (w.text(s), None),
                     };
-                    if !name.is_empty() {
-                        symbols.push(name.to_string());
+                    if name.is_empty() {
+                        continue;
+                    }
+                    symbols.push(name.to_string());
+                    // Re-exports: `from x import a as a` (PEP 484's explicit form) anywhere, and
+                    // any public name a package's __init__.py imports.
+                    let local = alias.unwrap_or(name);
+                    if w.at_top()
+                        && public(local)
+                        && !local.contains('.')
+                        && (alias == Some(name) || package)
+                        && !self.public.iter().any(|(p, _)| p == local)
+                    {
+                        self.public.push((local.to_string(), line(s)));
                     }
                 }
                 if named_children(n).any(|c| c.kind() == "wildcard_import") {

@@ -303,7 +303,10 @@ fn python() {
             "__all__ = ['Base', 'Mixin']\nclass Base: pass\nclass Mixin: pass\nclass _Hidden: pass\n",
         ),
         ("pkg/sub/util.py", "def check(p): return p\n"),
-        ("pkg/sub/__init__.py", ""),
+        (
+            "pkg/sub/__init__.py",
+            "from .models import Repo, helper as make\nfrom .util import _check\n",
+        ),
         ("pkg/core/engine.py", ""),
         ("pkg/__init__.py", ""),
         (
@@ -365,6 +368,11 @@ fn python() {
     assert_eq!(imp("pkg.sub").symbols, ["util"]);
 
     assert_eq!(exports(&f, "pkg/sub/base.py"), ["Base", "Mixin"]);
+    assert_eq!(
+        exports(&f, "pkg/sub/__init__.py"),
+        ["Repo", "make"],
+        "a package's imports"
+    );
     assert_eq!(
         exports(&f, "pkg/sub/models.py"),
         ["DEFAULT_LIMIT", "Repo", "T", "helper"]
@@ -754,6 +762,31 @@ fn swift() {
         type_of(&f, "x", TypeRole::Parameter).map(|t| t.0),
         Some("Double".into())
     );
+}
+
+#[test]
+fn deep_nesting_and_invalid_utf8_do_not_stop_the_extraction() {
+    let t = tempfile::tempdir().unwrap();
+    let deep = format!(
+        "function deep() {{ return {}1{}; }}\n",
+        "(".repeat(20_000),
+        ")".repeat(20_000)
+    );
+    write(t.path(), "deep.js", &deep);
+    std::fs::write(
+        t.path().join("latin1.py"),
+        b"# caf\xe9\ndef f():\n    return g()\n",
+    )
+    .unwrap();
+    let opts = ExtractOptions {
+        git: false,
+        ..ExtractOptions::default()
+    };
+    let f = extract(t.path(), &opts).unwrap();
+    assert!(f.symbols.iter().any(|s| s.name == "deep"));
+    let py = symbol(&f, "f");
+    assert_eq!((py.file.as_str(), lines(py)), ("latin1.py", (2, 3)));
+    assert!(calls(&f, "f", "g"));
 }
 
 #[test]
