@@ -61,7 +61,7 @@ impl Lang for Rust {
                 let name = type_name(w, ty);
                 if let Some(tr) = n.child_by_field_name("trait") {
                     let parent = w.text(tr);
-                    w.inherit(&name, &parent, InheritanceKind::Implements, n);
+                    w.inherit(&name, parent, InheritanceKind::Implements, n);
                 }
                 // Methods of an impl are exported by their own `pub`; an impl of a trait's
                 // methods are as visible as the trait.
@@ -132,10 +132,12 @@ impl Lang for Rust {
                 let exported = w.at_top() && is_pub(w, n);
                 let mut grouped: Vec<(String, Vec<String>)> = Vec::new();
                 for (module, symbol, alias) in pairs {
-                    if exported && let Some(shown) = alias.as_ref().or(symbol.as_ref()) {
-                        if shown != "*" && shown != "self" {
-                            w.export(shown, n);
-                        }
+                    if exported
+                        && let Some(shown) = alias.as_ref().or(symbol.as_ref())
+                        && shown != "*"
+                        && shown != "self"
+                    {
+                        w.export(shown, n);
                     }
                     match grouped.iter_mut().find(|(m, _)| *m == module) {
                         Some((_, syms)) => syms.extend(symbol.filter(|s| s != "self")),

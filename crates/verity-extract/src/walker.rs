@@ -381,6 +381,18 @@ pub(crate) fn unquote(s: &str) -> &str {
     s.strip_suffix(['"', '\'', '`']).unwrap_or(s)
 }
 
+impl Scope {
+    /// A scope that is pushed and popped by hand, around work done on entering a node.
+    pub(crate) fn temporary(name: String) -> Scope {
+        Scope {
+            node_id: usize::MAX,
+            kind: ScopeKind::Function,
+            name,
+            exported: false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -392,17 +404,5 @@ mod tests {
         assert_eq!(base_name(" Base<T, U> "), "Base");
         assert_eq!(cut("ééé".into(), 2), "éé");
         assert_eq!(unquote("'./a'"), "./a");
-    }
-}
-
-impl Scope {
-    /// A scope that is pushed and popped by hand, around work done on entering a node.
-    pub(crate) fn temporary(name: String) -> Scope {
-        Scope {
-            node_id: usize::MAX,
-            kind: ScopeKind::Function,
-            name,
-            exported: false,
-        }
     }
 }
