@@ -110,10 +110,9 @@ pub(crate) fn walk_tree(tree: &Tree, src: &str, file: &str, lang: &mut dyn Lang)
         let node = cursor.node();
         if node.child_count() == 0 {
             if node.is_named() && node.kind().ends_with("identifier") {
-                let t = w.text(node);
-                if !t.is_empty() {
-                    // `src` outlives the walk, so the set borrows from it.
-                    idents.insert(&src[node.byte_range()]);
+                // `src` outlives the walk, so the set borrows from it.
+                if let Some(t) = src.get(node.byte_range()).filter(|t| !t.is_empty()) {
+                    idents.insert(t);
                 }
             }
         } else if let Some((kind, name, exported)) = lang.enter(&mut w, node) {
