@@ -251,6 +251,10 @@ impl Ts {
         }
         if w.at_top() && matches!(decl.kind(), "lexical_declaration" | "variable_declaration") {
             w.type_symbol(n, name, SymbolKind::Constant, exported);
+            // `const api = { get() {…} }`: the object's methods are `api.get`.
+            if value.is_some_and(|v| v.kind() == "object") {
+                return Some((ScopeKind::Type, name.to_string(), exported));
+            }
         }
         None
     }

@@ -242,7 +242,10 @@ fn tsx_and_javascript() {
             "lib/a.js",
             "const b = require('./b');\nclass A extends b.Base {\n  run() { return b.go(this); }\n}\nmodule.exports = { A };\n",
         ),
-        ("lib/b.js", "exports.go = function go() {};\n"),
+        (
+            "lib/b.js",
+            "exports.go = function go() {};\nexport const api = {\n  get(url) { return fetch(url); },\n  size: 3,\n};\n",
+        ),
     ]);
     let view = symbol(&f, "View");
     assert_eq!(lines(view), (2, 4));
@@ -256,6 +259,12 @@ fn tsx_and_javascript() {
     let req = f.imports.iter().find(|i| i.module == "./b").unwrap();
     assert_eq!(req.resolved.as_deref(), Some("lib/b.js"));
     assert_eq!(req.file, "lib/a.js");
+    let get = symbol(&f, "api.get");
+    assert_eq!(
+        (get.kind, lines(get), get.exported),
+        (SymbolKind::Method, (3, 3), true)
+    );
+    assert!(calls(&f, "api.get", "fetch"));
     assert_eq!(f.repo.languages.get("tsx"), Some(&1));
     assert_eq!(f.repo.languages.get("javascript"), Some(&2));
 }
