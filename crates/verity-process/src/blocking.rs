@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::capture::{Buffer, read_blocking};
 use crate::group::{Group, Signal};
-use crate::{Capture, DRAIN, Exit, Output, ProcessError, Quote, Spec, Stdin};
+use crate::{Capture, DRAIN, Exit, Output, ProcessError, Quote, SandboxRun, Spec, Stdin, sandbox_exit};
 
 /// How often a blocking wait looks at the child and its readers.
 const POLL: Duration = Duration::from_millis(5);
@@ -19,6 +19,7 @@ pub struct Process {
     started: Instant,
     timeout: Option<Duration>,
     quote: Quote,
+    sandbox: Option<SandboxRun>,
     stdin: Option<ChildStdin>,
     stdout_pipe: Option<ChildStdout>,
     stdout: Arc<Buffer>,
@@ -31,7 +32,7 @@ pub struct Process {
 impl Spec {
     /// Starts the child (blocking form); its output is read by threads as the spec says.
     pub fn spawn(&self) -> Result<Process, ProcessError> {
-        let mut command = self.command();
+        let (mut command, backend) = self.command()?;
         command
             .stdin(match self.stdin {
                 Stdin::Null => Stdio::null(),
@@ -83,6 +84,7 @@ impl Spec {
             started: Instant::now(),
             timeout: self.timeout,
             quote: self.quote,
+            sandbox: self.sandbox_run(backend),
             stdin,
             stdout_pipe,
             stdout,
@@ -138,7 +140,7 @@ impl Process {
             if let Some(status) = &status
                 && self.threads.iter().all(JoinHandle::is_finished)
             {
-                break Exit::from_status(status);
+                break sandbox_exit(Exit::from_status(status), self.sandbox.is_some());
             }
             if let Some(timeout) = self.timeout
                 && self.started.elapsed() >= timeout
@@ -159,8 +161,11 @@ impl Process {
         while !self.threads.iter().all(JoinHandle::is_finished) && Instant::now() < drained {
             std::thread::sleep(POLL);
         }
+        let elapsed = self.started.elapsed();
         Ok(Output {
             exit,
+            sandbox: self.sandbox,
+            elapsed,
             stdout: self.stdout.snapshot(),
             stderr: self.stderr.snapshot(),
             quote: self.quote,

@@ -25,6 +25,7 @@ mod blocking;
 mod capture;
 mod group;
 mod nonblocking;
+mod sandbox;
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -34,6 +35,7 @@ pub use blocking::Process;
 pub use capture::{Capture, Captured, Quote, quote_tail};
 pub use group::Signal;
 pub use nonblocking::AsyncProcess;
+pub use sandbox::{Backend, BackendChoice, Sandbox, SandboxLimits};
 
 /// How long to wait, once the run is over and its group killed, for the rest of its output (a
 /// process outside the group, e.g. one that started its own session, may hold a pipe open).
@@ -77,6 +79,7 @@ pub struct Spec {
     timeout: Option<Duration>,
     limits: Limits,
     quote: Quote,
+    sandbox: Option<Sandbox>,
 }
 
 /// The program and arguments a [`Spec`] runs, as decided by [`Spec::command_line`].
@@ -86,6 +89,8 @@ pub struct CommandLine {
     pub args: Vec<OsString>,
     /// What the program sees as its name (`argv[0]`), when not the program itself.
     pub arg0: Option<OsString>,
+    /// The sandbox backend it runs in, when the spec has a [`Sandbox`].
+    pub sandbox: Option<Backend>,
 }
 
 impl Spec {
@@ -105,6 +110,7 @@ impl Spec {
             timeout: None,
             limits: Limits::default(),
             quote: Quote::default(),
+            sandbox: None,
         }
     }
 
@@ -183,6 +189,17 @@ impl Spec {
         self
     }
 
+    /// Runs the program in this sandbox (see [`Sandbox`]): no network, read-only views, one
+    /// writable scratch directory, CPU / memory / process / file-size limits. The current
+    /// directory ([`Spec::current_dir`]) is then a path inside the sandbox (the scratch
+    /// directory when unset), [`Spec::arg0`] is ignored, and the [`Limits`] are applied by the
+    /// sandbox (the lower of the two where both set one). If no sandbox backend works here, the
+    /// run fails with [`ProcessError::SandboxUnavailable`]: it never runs unsandboxed.
+    pub fn sandbox(mut self, sandbox: Sandbox) -> Spec {
+        self.sandbox = Some(sandbox);
+        self
+    }
+
     /// How standard error is quoted in errors ([`ProcessError`], [`Output::stderr_tail`]).
     pub fn quote(mut self, quote: Quote) -> Spec {
         self.quote = quote;
@@ -196,8 +213,34 @@ impl Spec {
 
     /// The one place where what runs is decided: the program and its arguments, wrapped in
     /// `/bin/sh -c 'ulimit -v …; ulimit -t …; exec "$0" "$@"' PROGRAM ARGS…` when there are
-    /// [`Limits`].
-    pub fn command_line(&self) -> CommandLine {
+    /// [`Limits`], or in `bwrap …` / `unshare …` when there is a [`Sandbox`] (then an error if
+    /// no sandbox backend works here).
+    pub fn command_line(&self) -> Result<CommandLine, ProcessError> {
+        if let Some(sandbox) = &self.sandbox {
+            let unavailable = |missing: String| ProcessError::SandboxUnavailable { missing };
+            let backend = sandbox.resolve_backend().map_err(unavailable)?;
+            let path = self
+                .env
+                .iter()
+                .rev()
+                .find(|(k, _)| k == "PATH")
+                .map(|(_, v)| v.as_os_str());
+            let program = sandbox::find_program(&self.program, path)
+                .unwrap_or_else(|| PathBuf::from(&self.program));
+            let extra = sandbox::ExtraLimits {
+                cpu_seconds: self.limits.cpu_seconds,
+                memory_mb: self.limits.memory_mb,
+            };
+            let (program, args) = sandbox
+                .wrap(backend, &program, &self.args, self.cwd.as_deref(), extra)
+                .map_err(unavailable)?;
+            return Ok(CommandLine {
+                program,
+                args,
+                arg0: None,
+                sandbox: Some(backend),
+            });
+        }
         let mut script = String::new();
         if let Some(mb) = self.limits.memory_mb {
             script.push_str(&format!(
@@ -209,32 +252,36 @@ impl Spec {
             script.push_str(&format!("ulimit -t {} 2>/dev/null; ", seconds.max(1)));
         }
         if script.is_empty() {
-            return CommandLine {
+            return Ok(CommandLine {
                 program: self.program.clone(),
                 args: self.args.clone(),
                 arg0: self.arg0.clone(),
-            };
+                sandbox: None,
+            });
         }
         script.push_str("exec \"$0\" \"$@\"");
         let mut args: Vec<OsString> = vec!["-c".into(), script.into(), self.program.clone()];
         args.extend(self.args.iter().cloned());
-        CommandLine {
+        Ok(CommandLine {
             program: "/bin/sh".into(),
             args,
             arg0: None,
-        }
+            sandbox: None,
+        })
     }
 
-    /// The command, in its own process group; standard streams are set by each form.
-    fn command(&self) -> std::process::Command {
-        let line = self.command_line();
+    /// The command, in its own process group, and the sandbox backend it runs in; standard
+    /// streams are set by each form.
+    fn command(&self) -> Result<(std::process::Command, Option<Backend>), ProcessError> {
+        let line = self.command_line()?;
         let mut command = std::process::Command::new(&line.program);
         command.args(&line.args);
         if self.env_clear {
             command.env_clear();
         }
         command.envs(self.env.iter().map(|(k, v)| (k, v)));
-        if let Some(dir) = &self.cwd {
+        // In a sandbox the directory is a path inside it, set by the sandbox.
+        if let Some(dir) = self.cwd.as_ref().filter(|_| line.sandbox.is_none()) {
             command.current_dir(dir);
         }
         #[cfg(unix)]
@@ -245,7 +292,21 @@ impl Spec {
             }
             command.process_group(0);
         }
-        command
+        Ok((command, line.sandbox))
+    }
+
+    /// What an [`Output`] records of the sandbox it ran in.
+    fn sandbox_run(&self, backend: Option<Backend>) -> Option<SandboxRun> {
+        let sandbox = self.sandbox.as_ref()?;
+        let limits = sandbox.sandbox_limits();
+        Some(SandboxRun {
+            backend: backend?,
+            limits: SandboxLimits {
+                cpu_seconds: sandbox_min(limits.cpu_seconds, self.limits.cpu_seconds),
+                memory_mb: sandbox_min(limits.memory_mb, self.limits.memory_mb),
+                ..limits
+            },
+        })
     }
 
     fn start_error(&self, source: std::io::Error) -> ProcessError {
@@ -362,6 +423,18 @@ pub enum ProcessError {
         context: &'static str,
         source: std::io::Error,
     },
+    /// A sandboxed spec cannot run here: no sandbox backend works (a configuration problem of
+    /// the machine; callers report it as one). Nothing ran.
+    #[error("cannot run sandboxed: {missing}")]
+    SandboxUnavailable { missing: String },
+    /// The sandbox stopped the program at one of its limits, or it was denied something the
+    /// sandbox forbids ([`Output::contained`]).
+    #[error("{reason} ({how}){}", and_stderr(.stderr))]
+    Contained {
+        reason: Contained,
+        how: String,
+        stderr: String,
+    },
 }
 
 impl ProcessError {
@@ -382,7 +455,14 @@ impl ProcessError {
             ProcessError::NotFound { .. }
                 | ProcessError::PermissionDenied { .. }
                 | ProcessError::Start { .. }
+                | ProcessError::SandboxUnavailable { .. }
         )
+    }
+
+    /// Whether it is the machine's configuration that is at fault (no sandbox backend): an
+    /// error of kind `Config` for callers that classify errors.
+    pub fn is_config(&self) -> bool {
+        matches!(self, ProcessError::SandboxUnavailable { .. })
     }
 }
 
@@ -400,6 +480,24 @@ fn and_stderr(tail: &str) -> String {
     }
 }
 
+fn sandbox_min(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A sandbox's wrapper (bubblewrap, the unshare prologue's shell) reports a program killed by
+/// signal `n` as status `128 + n`: turned back into the signal.
+pub(crate) fn sandbox_exit(exit: Exit, sandboxed: bool) -> Exit {
+    match exit {
+        Exit::Code(code) if sandboxed && (129..=128 + 64).contains(&code) => {
+            Exit::Signal(code - 128)
+        }
+        other => other,
+    }
+}
+
 fn show_size(bytes: usize) -> String {
     const MIB: usize = 1024 * 1024;
     if bytes >= MIB && bytes.is_multiple_of(MIB) {
@@ -409,12 +507,118 @@ fn show_size(bytes: usize) -> String {
     }
 }
 
+/// The sandbox a run happened in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SandboxRun {
+    /// Which backend ran it.
+    pub backend: Backend,
+    /// The limits it ran under (the sandbox's, lowered by the spec's [`Limits`]).
+    pub limits: SandboxLimits,
+}
+
+/// What a sandbox stopped or denied ([`Output::contained`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Contained {
+    /// The wall-clock timeout struck; the group was killed.
+    Timeout,
+    /// The CPU-time limit (`SIGXCPU`, or `SIGKILL` once at least that much time went by).
+    CpuLimit,
+    /// The memory (address-space) limit: an allocation failed, or it died of it.
+    MemoryLimit,
+    /// The process limit: `fork` failed with `EAGAIN`.
+    ProcessLimit,
+    /// The output limit: a captured stream went over its bound, or a file over the file-size
+    /// limit (`SIGXFSZ`, `EFBIG`).
+    OutputLimit,
+    /// A network access failed: the sandbox has no network.
+    NetworkDenied,
+    /// A write outside the scratch directory failed (`EROFS`, `EACCES`).
+    WriteDenied,
+}
+
+impl Contained {
+    /// `timeout`, `cpu_limit`, `memory_limit`, `process_limit`, `output_limit`,
+    /// `network_denied`, `write_denied`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Contained::Timeout => "timeout",
+            Contained::CpuLimit => "cpu_limit",
+            Contained::MemoryLimit => "memory_limit",
+            Contained::ProcessLimit => "process_limit",
+            Contained::OutputLimit => "output_limit",
+            Contained::NetworkDenied => "network_denied",
+            Contained::WriteDenied => "write_denied",
+        }
+    }
+}
+
+impl std::fmt::Display for Contained {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Contained::Timeout => "stopped at the wall-clock timeout",
+            Contained::CpuLimit => "stopped at the CPU-time limit",
+            Contained::MemoryLimit => "stopped at the memory limit",
+            Contained::ProcessLimit => "stopped at the process limit",
+            Contained::OutputLimit => "stopped at the output limit",
+            Contained::NetworkDenied => "denied the network",
+            Contained::WriteDenied => "denied a write outside its scratch directory",
+        })
+    }
+}
+
+const SIGKILL: i32 = 9;
+const SIGSEGV: i32 = 11;
+const SIGABRT: i32 = 6;
+const SIGXCPU: i32 = 24;
+const SIGXFSZ: i32 = 25;
+
+/// What standard error says when an allocation failed (Python, C, C++, V8, Rust, the shell).
+const MEMORY_MESSAGES: [&str; 7] = [
+    "MemoryError",
+    "Cannot allocate memory",
+    "out of memory",
+    "Out of memory",
+    "std::bad_alloc",
+    "memory allocation of",
+    "Failed to reserve virtual memory",
+];
+/// What standard error says when `fork` failed at the process limit.
+const PROCESS_MESSAGES: [&str; 4] = [
+    "Resource temporarily unavailable",
+    "Cannot fork",
+    "can't fork",
+    "fork: retry",
+];
+/// What standard error says when a connection or a name lookup failed for want of a network.
+const NETWORK_MESSAGES: [&str; 8] = [
+    "Network is unreachable",
+    "ENETUNREACH",
+    "Temporary failure in name resolution",
+    "EAI_AGAIN",
+    "Name or service not known",
+    "Could not resolve host",
+    "getaddrinfo",
+    "Connection refused",
+];
+/// What standard error says when a write was refused.
+const WRITE_MESSAGES: [&str; 4] = [
+    "Read-only file system",
+    "EROFS",
+    "Permission denied",
+    "EACCES",
+];
+const FILE_SIZE_MESSAGES: [&str; 2] = ["File too large", "EFBIG"];
+
 /// What a run left behind.
 #[derive(Debug)]
 pub struct Output {
     pub exit: Exit,
     pub stdout: Captured,
     pub stderr: Captured,
+    /// The sandbox it ran in, if any (which backend, under which limits).
+    pub sandbox: Option<SandboxRun>,
+    /// How long it ran (wall clock).
+    pub elapsed: Duration,
     quote: Quote,
 }
 
@@ -452,8 +656,71 @@ impl Output {
         None
     }
 
+    /// What the sandbox stopped or denied, judged from how the run ended and what its
+    /// standard error says, in this order: the wall timeout, a captured stream over its bound
+    /// (also a [`Capture::Head`] / [`Capture::Tail`] that dropped bytes), the CPU limit, the
+    /// memory limit, the file-size limit, the process limit, the network, a write. Outside a
+    /// sandbox only the first two. A run that exited 0 is contained only by the first two.
+    ///
+    /// The limits of detection: a signal is read from the exit (bubblewrap and the unshare
+    /// backend report a signal `n` as status `128 + n`, turned back into [`Exit::Signal`]); a
+    /// `SIGKILL` counts as the CPU limit only when at least the CPU limit went by, and as the
+    /// memory limit only when there is one; a failure the program reports in its own words
+    /// is recognised only by the usual messages (`MemoryError`, `Cannot allocate memory`,
+    /// `Resource temporarily unavailable`, `Network is unreachable`, `Read-only file
+    /// system`, `Permission denied`…) on its standard error, which must be captured.
+    pub fn contained(&self) -> Option<Contained> {
+        if matches!(self.exit, Exit::TimedOut(_)) {
+            return Some(Contained::Timeout);
+        }
+        let truncated = [&self.stdout, &self.stderr]
+            .iter()
+            .any(|c| c.over_limit.is_some() || c.dropped > 0);
+        if truncated {
+            return Some(Contained::OutputLimit);
+        }
+        let run = self.sandbox?;
+        if self.exit.success() {
+            return None;
+        }
+        let stderr = self.stderr.text();
+        let says = |messages: &[&str]| messages.iter().any(|m| stderr.contains(m));
+        let signal = match self.exit {
+            Exit::Signal(signal) => Some(signal),
+            _ => None,
+        };
+        if let Some(cpu) = run.limits.cpu_seconds {
+            let spent = self.elapsed >= Duration::from_secs(cpu.max(1));
+            if signal == Some(SIGXCPU) || (signal == Some(SIGKILL) && spent) {
+                return Some(Contained::CpuLimit);
+            }
+        }
+        if run.limits.memory_mb.is_some()
+            && (says(&MEMORY_MESSAGES)
+                || matches!(signal, Some(SIGKILL) | Some(SIGSEGV) | Some(SIGABRT)))
+        {
+            return Some(Contained::MemoryLimit);
+        }
+        if run.limits.file_size_mb.is_some()
+            && (signal == Some(SIGXFSZ) || says(&FILE_SIZE_MESSAGES))
+        {
+            return Some(Contained::OutputLimit);
+        }
+        if run.limits.processes.is_some() && says(&PROCESS_MESSAGES) {
+            return Some(Contained::ProcessLimit);
+        }
+        if says(&NETWORK_MESSAGES) {
+            return Some(Contained::NetworkDenied);
+        }
+        if says(&WRITE_MESSAGES) {
+            return Some(Contained::WriteDenied);
+        }
+        None
+    }
+
     /// The output if the process succeeded; else why not, in this order: it timed out, an
-    /// output was over its limit, reading an output failed, it exited non-zero or by a signal.
+    /// output was over its limit, reading an output failed, the sandbox contained it
+    /// ([`ProcessError::Contained`]), it exited non-zero or by a signal.
     pub fn into_result(self) -> Result<Output, ProcessError> {
         if let Exit::TimedOut(timeout) = self.exit {
             return Err(ProcessError::TimedOut {
@@ -463,6 +730,15 @@ impl Output {
         }
         if let Some(problem) = self.problem() {
             return Err(problem);
+        }
+        if !self.exit.success()
+            && let Some(reason) = self.contained()
+        {
+            return Err(ProcessError::Contained {
+                reason,
+                how: self.exit.to_string(),
+                stderr: self.stderr_tail(),
+            });
         }
         match self.exit.clone() {
             Exit::Code(0) => Ok(self),
@@ -490,18 +766,19 @@ mod tests {
     fn limits_wrap_the_command_line() {
         let spec = Spec::new("swiftc").args(["-parse", "main.swift"]);
         assert_eq!(
-            spec.command_line(),
+            spec.command_line().unwrap(),
             CommandLine {
                 program: "swiftc".into(),
                 args: vec!["-parse".into(), "main.swift".into()],
                 arg0: None,
+                sandbox: None,
             }
         );
         let limited = spec.limits(Limits {
             memory_mb: Some(4096),
             cpu_seconds: Some(0),
         });
-        let line = limited.command_line();
+        let line = limited.command_line().unwrap();
         assert_eq!(line.program, "/bin/sh");
         assert_eq!(
             line.args,

@@ -10,11 +10,12 @@ use tokio::sync::{mpsc, watch};
 
 use crate::capture::{Buffer, read_async};
 use crate::group::{Group, KillOnDrop, Signal};
-use crate::{Captured, DRAIN, Exit, Output, ProcessError, Quote, Spec, Stdin};
+use crate::{Backend, Captured, DRAIN, Exit, Output, ProcessError, Quote, Spec, Stdin, sandbox_exit};
 
 impl Spec {
-    fn tokio_command(&self) -> tokio::process::Command {
-        let mut command = tokio::process::Command::from(self.command());
+    fn tokio_command(&self) -> Result<(tokio::process::Command, Option<Backend>), ProcessError> {
+        let (command, backend) = self.command()?;
+        let mut command = tokio::process::Command::from(command);
         command
             .stdin(match self.stdin {
                 Stdin::Null => Stdio::null(),
@@ -23,17 +24,16 @@ impl Spec {
             .stdout(self.stdout.stdio())
             .stderr(self.stderr.stdio())
             .kill_on_drop(true);
-        command
+        Ok((command, backend))
     }
 
     /// [`Spec::run`] on tokio: writes the input, reads the outputs to their end and waits for
     /// the child, all within the timeout. However it ends — finished, timed out, or the future
     /// dropped — the whole process group is killed.
     pub async fn run_async(&self) -> Result<Output, ProcessError> {
-        let mut child = self
-            .tokio_command()
-            .spawn()
-            .map_err(|e| self.start_error(e))?;
+        let (mut command, backend) = self.tokio_command()?;
+        let started = std::time::Instant::now();
+        let mut child = command.spawn().map_err(|e| self.start_error(e))?;
         let group = Group(child.id());
         // From here on, however the call ends, the whole group dies with this guard.
         let guard = KillOnDrop(group);
@@ -70,7 +70,7 @@ impl Spec {
             None => Some(run.await),
         };
         let exit = match finished {
-            Some(Ok(status)) => Exit::from_status(&status),
+            Some(Ok(status)) => sandbox_exit(Exit::from_status(&status), backend.is_some()),
             Some(Err(source)) => {
                 return Err(ProcessError::Io {
                     context: "waiting for the program",
@@ -86,6 +86,8 @@ impl Spec {
         drop(guard);
         Ok(Output {
             exit,
+            sandbox: self.sandbox_run(backend),
+            elapsed: started.elapsed(),
             stdout: out_buf.snapshot(),
             stderr: err_buf.snapshot(),
             quote: self.quote,
@@ -98,10 +100,8 @@ impl Spec {
     /// not been reaped (so a signal never reaches a recycled process id), kills the group at
     /// the timeout, and publishes how the child ended once its output has been read.
     pub fn spawn_async(&self) -> Result<AsyncProcess, ProcessError> {
-        let mut child = self
-            .tokio_command()
-            .spawn()
-            .map_err(|e| self.start_error(e))?;
+        let (mut command, backend) = self.tokio_command()?;
+        let mut child = command.spawn().map_err(|e| self.start_error(e))?;
         let pid = child.id();
         let group = Group(pid);
         let mut stdin = child.stdin.take();
@@ -144,6 +144,7 @@ impl Spec {
             sig_rx,
             readers,
             exit_tx,
+            backend.is_some(),
         ));
         Ok(AsyncProcess {
             pid,
@@ -254,6 +255,7 @@ async fn monitor(
     mut signals: mpsc::UnboundedReceiver<Signal>,
     readers: Vec<tokio::task::JoinHandle<()>>,
     exit_tx: watch::Sender<Option<Exit>>,
+    sandboxed: bool,
 ) {
     let deadline = async {
         match timeout {
@@ -289,7 +291,7 @@ async fn monitor(
     .await;
     let exit = match (timed_out, status) {
         (Some(timeout), _) => Exit::TimedOut(timeout),
-        (None, Ok(status)) => Exit::from_status(&status),
+        (None, Ok(status)) => sandbox_exit(Exit::from_status(&status), sandboxed),
         (None, Err(e)) => Exit::Other(format!("could not be waited for ({})", e)),
     };
     let _ = exit_tx.send(Some(exit));

@@ -367,10 +367,14 @@ impl CommandProvider {
             e @ (ProcessError::NotFound { .. }
             | ProcessError::PermissionDenied { .. }
             | ProcessError::Start { .. }
+            | ProcessError::SandboxUnavailable { .. }
             | ProcessError::Io { .. }) => self.error(ProviderErrorKind::Connection, e),
+            // The provider's program is the user's own and runs unsandboxed; a `Contained`
+            // cannot come from it, and would be a failed program if it did.
             e @ (ProcessError::Exited { .. }
             | ProcessError::Signaled { .. }
             | ProcessError::Ended { .. }
+            | ProcessError::Contained { .. }
             | ProcessError::OutputTooLarge { .. }) => {
                 self.error(ProviderErrorKind::InvalidResponse, e)
             }

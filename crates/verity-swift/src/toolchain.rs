@@ -1,16 +1,19 @@
 //! The real-compiler syntax check: `swiftc -parse` (or `swift-frontend -frontend -parse`) on
 //! the extracted code, in a scratch directory, with wall-clock, CPU-time and memory limits.
 //!
-//! The compiler runs under `verity-process` as `sh -c 'ulimit -v …; ulimit -t …; exec "$0"
-//! "$@"' swiftc -parse main.swift` in its own process group, with a minimal environment and no
-//! standard input; at the deadline (and at the end) the whole group is killed. Diagnostics are kept verbatim; `file:line:col:
-//! error:` lines are also parsed into positions.
+//! The compiler runs in the `verity-process` sandbox ([`verity_process::Sandbox`]): no network,
+//! the system and its own installation read-only, the scratch directory holding `main.swift`
+//! its one writable directory, CPU-time, memory, process and file-size limits, in its own
+//! process group, with a minimal environment and no standard input; at the deadline (and at
+//! the end) the whole group is killed. Where no sandbox backend works the check is an error
+//! naming what is missing, never an unsandboxed run. Diagnostics are kept verbatim;
+//! `file:line:col: error:` lines are also parsed into positions.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Serialize;
-use verity_process::{Capture, Exit, Limits as ProcessLimits, ProcessError, Spec, Stdin};
+use verity_process::{Capture, Exit, ProcessError, Sandbox, SandboxLimits, Spec, Stdin};
 
 /// Which syntax checker to use.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,6 +96,10 @@ pub struct CompilerRun {
     pub diagnostics: Vec<Diagnostic>,
     /// Everything the compiler printed (stderr then stdout), verbatim (capped).
     pub output: String,
+    /// The sandbox backend it ran in (`bubblewrap`, `unshare`).
+    pub sandbox: String,
+    /// What the sandbox stopped it at, if anything (`timeout`, `cpu_limit`, `memory_limit`…).
+    pub contained: Option<String>,
 }
 
 impl CompilerRun {
@@ -160,6 +167,11 @@ pub fn run_compiler(compiler: &Path, source: &str, limits: Limits) -> std::io::R
         ));
     }
     let scratch = tempfile::Builder::new().prefix("verity-swift-").tempdir()?;
+    // Readable by the unprivileged id the sandbox may run the compiler as.
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(scratch.path(), std::fs::Permissions::from_mode(0o755))?;
+    }
     let file = scratch.path().join("main.swift");
     std::fs::write(&file, source)?;
     let frontend = compiler
@@ -172,12 +184,15 @@ pub fn run_compiler(compiler: &Path, source: &str, limits: Limits) -> std::io::R
     }
     args.push("-parse".into());
     args.push("main.swift".into());
+    let sandbox = Sandbox::new(scratch.path()).limits(SandboxLimits {
+        cpu_seconds: Some(limits.cpu_seconds),
+        memory_mb: Some(limits.memory_mb),
+        processes: Some(64),
+        file_size_mb: Some(64),
+    });
     let run = Spec::new(compiler)
         .args(&args)
-        .limits(ProcessLimits {
-            memory_mb: Some(limits.memory_mb),
-            cpu_seconds: Some(limits.cpu_seconds),
-        })
+        .sandbox(sandbox)
         .current_dir(scratch.path())
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -191,6 +206,11 @@ pub fn run_compiler(compiler: &Path, source: &str, limits: Limits) -> std::io::R
         .run()
         .map_err(ProcessError::into_io)?;
     let timed_out = matches!(run.exit, Exit::TimedOut(_));
+    let contained = run.contained().map(|c| c.as_str().to_owned());
+    let backend = run
+        .sandbox
+        .map(|s| s.backend.as_str().to_owned())
+        .unwrap_or_default();
     let mut output = run.stderr.text();
     let so = run.stdout.text();
     if !so.trim().is_empty() {
@@ -220,6 +240,8 @@ pub fn run_compiler(compiler: &Path, source: &str, limits: Limits) -> std::io::R
         timed_out,
         diagnostics: parse_diagnostics(&output),
         output,
+        sandbox: backend,
+        contained,
     })
 }
 
