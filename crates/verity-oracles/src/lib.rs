@@ -12,6 +12,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod behaviour;
 mod build;
 mod canon;
 pub mod claims;

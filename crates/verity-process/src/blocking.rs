@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use crate::capture::{Buffer, read_blocking};
 use crate::group::{Group, Signal};
-use crate::{Capture, DRAIN, Exit, Output, ProcessError, Quote, SandboxRun, Spec, Stdin, sandbox_exit};
+use crate::{
+    Capture, DRAIN, Exit, Output, ProcessError, Quote, SandboxRun, Spec, Stdin, sandbox_exit,
+};
 
 /// How often a blocking wait looks at the child and its readers.
 const POLL: Duration = Duration::from_millis(5);

@@ -10,7 +10,9 @@ use tokio::sync::{mpsc, watch};
 
 use crate::capture::{Buffer, read_async};
 use crate::group::{Group, KillOnDrop, Signal};
-use crate::{Backend, Captured, DRAIN, Exit, Output, ProcessError, Quote, Spec, Stdin, sandbox_exit};
+use crate::{
+    Backend, Captured, DRAIN, Exit, Output, ProcessError, Quote, Spec, Stdin, sandbox_exit,
+};
 
 impl Spec {
     fn tokio_command(&self) -> Result<(tokio::process::Command, Option<Backend>), ProcessError> {

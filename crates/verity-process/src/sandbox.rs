@@ -223,7 +223,16 @@ impl Sandbox {
             memory_mb: min_opt(self.limits.memory_mb, extra.memory_mb),
             ..self.limits
         };
-        let args = build(backend, tools, &mounts, &self.scratch, &cwd, limits, program, args)?;
+        let args = build(
+            backend,
+            tools,
+            &mounts,
+            &self.scratch,
+            &cwd,
+            limits,
+            program,
+            args,
+        )?;
         Ok((tools.program.clone().into(), args))
     }
 }
@@ -341,7 +350,9 @@ fn bwrap_args(
                     push(&["--symlink".as_ref(), target.as_os_str(), path.as_os_str()]);
                 }
             }
-            Ok(m) if m.is_dir() => push(&["--ro-bind".as_ref(), path.as_os_str(), path.as_os_str()]),
+            Ok(m) if m.is_dir() => {
+                push(&["--ro-bind".as_ref(), path.as_os_str(), path.as_os_str()])
+            }
             _ => {}
         }
     }
@@ -371,7 +382,11 @@ fn bwrap_args(
         }
     }
     for m in mounts {
-        push(&["--ro-bind".as_ref(), m.host.as_os_str(), m.inside.as_os_str()]);
+        push(&[
+            "--ro-bind".as_ref(),
+            m.host.as_os_str(),
+            m.inside.as_os_str(),
+        ]);
     }
     push(&[
         "--bind".as_ref(),
@@ -391,6 +406,10 @@ fn bwrap_args(
 /// Paths travel as arguments, never spliced into the script.
 const PROLOGUE: &str = r#"set -eu
 umask 022
+user_path=${PATH-}
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+chroot_bin=$(command -v chroot)
 root=$1; cwd=$2; shift 2
 mount -t tmpfs -o mode=0755 verity-sandbox "$root"
 while [ "$1" != -- ]; do
@@ -411,7 +430,7 @@ ln -s /proc/self/fd/1 "$root/dev/stdout"
 ln -s /proc/self/fd/2 "$root/dev/stderr"
 mount -o remount,ro,bind "$root"
 exec 3<&0
-chroot "$root" /bin/sh -c 'cd -- "$0" && exec "$@"' "$cwd" "$@" <&3 3<&- &
+PATH=$user_path "$chroot_bin" "$root" /bin/sh -c 'cd -- "$0" && exec "$@"' "$cwd" "$@" <&3 3<&- &
 wait $!
 "#;
 
@@ -486,8 +505,7 @@ fn unshare_args(
 fn sandbox_root() -> Result<PathBuf, String> {
     let uid = rustix::process::geteuid().as_raw();
     let dir = std::env::temp_dir().join(format!("verity-sandbox-root-{uid}"));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     Ok(dir)
 }
 
@@ -508,12 +526,17 @@ fn under_system(path: &Path) -> bool {
 }
 
 /// `name` on `path` (a `PATH` value), absolute.
-pub(crate) fn find_program(name: &std::ffi::OsStr, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+pub(crate) fn find_program(
+    name: &std::ffi::OsStr,
+    path: Option<&std::ffi::OsStr>,
+) -> Option<PathBuf> {
     let candidate = Path::new(name);
     if candidate.components().count() > 1 || candidate.is_absolute() {
         return Some(candidate.to_owned());
     }
-    let path = path.map(OsString::from).or_else(|| std::env::var_os("PATH"))?;
+    let path = path
+        .map(OsString::from)
+        .or_else(|| std::env::var_os("PATH"))?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(candidate))
         .find(|p| is_executable(p))
@@ -549,8 +572,12 @@ fn probe_now(backend: Backend) -> Result<Tools, String> {
         Backend::Unshare => "unshare",
     };
     let find = |tool: &str| {
-        find_program(tool.as_ref(), None)
-            .or_else(|| find_program(tool.as_ref(), Some("/usr/bin:/bin:/usr/sbin:/sbin".as_ref())))
+        find_program(tool.as_ref(), None).or_else(|| {
+            find_program(
+                tool.as_ref(),
+                Some("/usr/bin:/bin:/usr/sbin:/sbin".as_ref()),
+            )
+        })
     };
     let program = find(name).ok_or_else(|| format!("{name} is not installed"))?;
     let prlimit = find("prlimit").ok_or("prlimit (util-linux) is not installed")?;
@@ -614,4 +641,3 @@ fn tempfile_dir() -> std::io::Result<PathBuf> {
     std::fs::create_dir(&dir)?;
     Ok(dir)
 }
-
