@@ -420,13 +420,15 @@ impl OsPath {
 }
 
 /// Runs a spec; a sandbox that is not there is a configuration error.
-fn run(spec: &Spec) -> Result<Output, BehaviourVerdict> {
-    spec.run().map_err(|e| match e {
-        e @ ProcessError::SandboxUnavailable { .. } => BehaviourVerdict::config(e.to_string()),
-        e => BehaviourVerdict::config(format!(
-            "cannot run {}: {e}",
-            Path::new(spec.program()).display()
-        )),
+fn run(spec: &Spec) -> Result<Output, Box<BehaviourVerdict>> {
+    spec.run().map_err(|e| {
+        Box::new(match e {
+            e @ ProcessError::SandboxUnavailable { .. } => BehaviourVerdict::config(e.to_string()),
+            e => BehaviourVerdict::config(format!(
+                "cannot run {}: {e}",
+                Path::new(spec.program()).display()
+            )),
+        })
     })
 }
 
@@ -476,7 +478,7 @@ fn test_passes(test: &str, repo: &Path, env: &BehaviourEnv) -> BehaviourVerdict 
         .current_dir(repo);
     let output = match run(&spec) {
         Ok(o) => o,
-        Err(v) => return v,
+        Err(v) => return *v,
     };
     let evidence = evidence_of(&output);
     let shown = args.join(" ");
@@ -556,7 +558,7 @@ fn drive(mut request: Value, repo: &Path, env: &BehaviourEnv) -> BehaviourVerdic
         .stdin(Stdin::Bytes(request.to_string().into_bytes()));
     let output = match run(&spec) {
         Ok(o) => o,
-        Err(v) => return v,
+        Err(v) => return *v,
     };
     let mut evidence = evidence_of(&output);
     let result = result_of(&output.stdout.text(), &nonce);
