@@ -302,26 +302,47 @@ fn scratch() -> std::io::Result<tempfile::TempDir> {
     Ok(dir)
 }
 
-/// A Python interpreter's own path (`sys.executable`: a pyenv shim is a script needing pyenv's
-/// whole tree), found once by running `python3` outside the sandbox with a fixed one-liner.
-fn python() -> Result<PathBuf, String> {
-    static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+/// A Python interpreter: its own path (`sys.executable`: a pyenv shim is a script needing
+/// pyenv's whole tree) and its prefixes (a virtual environment's, and the installation it is
+/// based on), which the sandbox shows read-only.
+#[derive(Clone, Debug)]
+struct Python {
+    executable: PathBuf,
+    prefixes: Vec<PathBuf>,
+}
+
+/// Found once by running `python3` outside the sandbox with a fixed one-liner.
+fn python() -> Result<Python, String> {
+    static PYTHON: OnceLock<Result<Python, String>> = OnceLock::new();
     PYTHON
         .get_or_init(|| {
             let out = Spec::new("python3")
-                .args(["-c", "import sys; print(sys.executable)"])
+                .args([
+                    "-c",
+                    "import sys; print(sys.executable); print(sys.prefix); print(sys.base_prefix)",
+                ])
                 .stdout(Capture::UpTo(4096))
                 .stderr(Capture::Tail(4096))
                 .timeout(Duration::from_secs(20))
                 .run()
                 .and_then(Output::into_result)
                 .map_err(|e| format!("python3 is not usable here: {e}"))?;
-            let path = PathBuf::from(out.stdout.text().trim());
-            if path.is_file() {
-                Ok(path)
-            } else {
-                Err(format!("python3 names no interpreter ({})", path.display()))
+            let text = out.stdout.text();
+            let mut lines = text.lines().map(|l| PathBuf::from(l.trim()));
+            let executable = lines.next().unwrap_or_default();
+            if !executable.is_file() {
+                return Err(format!(
+                    "python3 names no interpreter ({})",
+                    executable.display()
+                ));
             }
+            let prefixes = lines
+                .filter(|p| p.is_dir() && !p.starts_with("/usr"))
+                .collect();
+            Ok(Python {
+                executable,
+                prefixes,
+            })
         })
         .clone()
 }
@@ -363,17 +384,26 @@ fn nonce() -> String {
 }
 
 /// The sandboxed spec of `program args` for `env`, with `scratch` writable.
-fn sandboxed(program: &Path, scratch: &Path, repo: &Path, env: &BehaviourEnv) -> Spec {
+fn sandboxed(
+    program: &Path,
+    visible: &[PathBuf],
+    scratch: &Path,
+    repo: &Path,
+    env: &BehaviourEnv,
+) -> Spec {
     let limits = SandboxLimits {
         cpu_seconds: Some(env.limits.cpu_seconds),
         memory_mb: Some(env.limits.memory_mb),
         processes: Some(env.limits.processes),
         file_size_mb: Some(64),
     };
-    let sandbox = Sandbox::new(scratch)
+    let mut sandbox = Sandbox::new(scratch)
         .read_only(repo)
         .limits(limits)
         .backend(env.backend);
+    for dir in visible {
+        sandbox = sandbox.read_only(dir);
+    }
     let mut path = OsPath::new();
     if let Some(dir) = program.parent() {
         path.push(dir);
@@ -455,16 +485,16 @@ fn test_passes(test: &str, repo: &Path, env: &BehaviourEnv) -> BehaviourVerdict 
         );
     };
     let args: Vec<String> = command.iter().map(|a| a.replace("{test}", test)).collect();
-    let program = match args[0].as_str() {
+    let (program, visible) = match args[0].as_str() {
         "python" | "python3" => match python() {
-            Ok(p) => p,
+            Ok(p) => (p.executable, p.prefixes),
             Err(why) => return BehaviourVerdict::config(why),
         },
         "node" => match node() {
-            Ok(p) => p,
+            Ok(p) => (p, Vec::new()),
             Err(why) => return BehaviourVerdict::config(why),
         },
-        other => PathBuf::from(other),
+        other => (PathBuf::from(other), Vec::new()),
     };
     let scratch = match scratch() {
         Ok(s) => s,
@@ -472,7 +502,7 @@ fn test_passes(test: &str, repo: &Path, env: &BehaviourEnv) -> BehaviourVerdict 
             return BehaviourVerdict::config(format!("cannot create a scratch directory: {e}"));
         }
     };
-    let spec = sandboxed(&program, scratch.path(), repo, env)
+    let spec = sandboxed(&program, &visible, scratch.path(), repo, env)
         .args(&args[1..])
         .env("PYTHONPATH", repo)
         .current_dir(repo);
@@ -515,12 +545,16 @@ fn test_passes(test: &str, repo: &Path, env: &BehaviourEnv) -> BehaviourVerdict 
 
 /// Runs the language's driver on `request` and judges its result.
 fn drive(mut request: Value, repo: &Path, env: &BehaviourEnv) -> BehaviourVerdict {
+    let mut visible = Vec::new();
     let (program, args): (PathBuf, Vec<String>) = match env.language {
         Language::Python => match python() {
-            Ok(p) => (
-                p,
-                vec!["-I".into(), "-B".into(), "-c".into(), PYTHON_DRIVER.into()],
-            ),
+            Ok(p) => {
+                visible = p.prefixes;
+                (
+                    p.executable,
+                    vec!["-I".into(), "-B".into(), "-c".into(), PYTHON_DRIVER.into()],
+                )
+            }
             Err(why) => return BehaviourVerdict::config(why),
         },
         Language::JavaScript | Language::TypeScript => {
@@ -553,7 +587,7 @@ fn drive(mut request: Value, repo: &Path, env: &BehaviourEnv) -> BehaviourVerdic
             return BehaviourVerdict::config(format!("cannot create a scratch directory: {e}"));
         }
     };
-    let spec = sandboxed(&program, scratch.path(), repo, env)
+    let spec = sandboxed(&program, &visible, scratch.path(), repo, env)
         .args(&args)
         .stdin(Stdin::Bytes(request.to_string().into_bytes()));
     let output = match run(&spec) {
