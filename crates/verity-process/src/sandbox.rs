@@ -571,14 +571,21 @@ fn probe_now(backend: Backend) -> Result<Tools, String> {
         Backend::Bubblewrap => "bwrap",
         Backend::Unshare => "unshare",
     };
-    let find = |tool: &str| {
-        find_program(tool.as_ref(), None).or_else(|| {
-            find_program(
-                tool.as_ref(),
-                Some("/usr/bin:/bin:/usr/sbin:/sbin".as_ref()),
-            )
-        })
-    };
+    // On verity's own PATH (plus the sbin directories a user's PATH may lack).
+    let search = std::env::var_os("PATH").map(|path| {
+        let mut dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
+        for sbin in ["/usr/sbin", "/sbin"] {
+            if dirs
+                .iter()
+                .any(|d| d == Path::new("/usr/bin") || d == Path::new("/bin"))
+            {
+                dirs.push(PathBuf::from(sbin));
+            }
+        }
+        std::env::join_paths(dirs).unwrap_or(path)
+    });
+    let find =
+        |tool: &str| find_program(tool.as_ref(), Some(search.as_deref().unwrap_or_default()));
     let program = find(name).ok_or_else(|| format!("{name} is not installed"))?;
     let prlimit = find("prlimit").ok_or("prlimit (util-linux) is not installed")?;
     let root = rustix::process::geteuid().is_root();

@@ -452,16 +452,42 @@ fn captured_output_stays_bounded() {
 
 #[test]
 fn a_missing_backend_is_a_configuration_error_and_nothing_runs() {
-    // A PATH without the tools cannot hide them (they are looked up on the standard
-    // directories too), so ask for a backend by a choice that fails: the probe of a
-    // backend that works cannot be made to fail here; check the error's shape instead.
-    let err = ProcessError::SandboxUnavailable {
-        missing: "bwrap is not installed; unshare does not work here".into(),
-    };
-    assert!(err.is_config());
-    assert!(err.is_start());
-    assert_eq!(
-        err.to_string(),
-        "cannot run sandboxed: bwrap is not installed; unshare does not work here"
+    // The backends are found on verity's PATH: this test runs itself again with a PATH that
+    // has none of the tools, where the sandboxed run must refuse to start.
+    if std::env::var_os("VERITY_SANDBOX_TEST_CHILD").is_some() {
+        let d = dirs();
+        let err = Spec::new("/bin/sh")
+            .args(["-c", "touch ran"])
+            .sandbox(Sandbox::new(&d.scratch))
+            .run()
+            .unwrap_err();
+        assert!(err.is_config(), "{err}");
+        assert!(matches!(err, ProcessError::SandboxUnavailable { .. }));
+        let message = err.to_string();
+        assert!(message.starts_with("cannot run sandboxed: "), "{message}");
+        assert!(message.contains("bwrap is not installed"), "{message}");
+        assert!(message.contains("unshare is not installed"), "{message}");
+        assert!(!d.scratch.join("ran").exists(), "it ran unsandboxed");
+        return;
+    }
+    let me = std::env::current_exe().unwrap();
+    let out = Spec::new(me)
+        .args([
+            "a_missing_backend_is_a_configuration_error_and_nothing_runs",
+            "--exact",
+            "--test-threads=1",
+        ])
+        .env("PATH", "/nonexistent")
+        .env("VERITY_SANDBOX_TEST_CHILD", "1")
+        .stdout(Capture::Tail(16 * 1024))
+        .stderr(Capture::Tail(16 * 1024))
+        .timeout(Duration::from_secs(60))
+        .run()
+        .unwrap();
+    assert!(
+        out.exit.success() && out.stdout.text().contains("1 passed"),
+        "{}\n{}",
+        out.stdout.text(),
+        out.stderr.text()
     );
 }
