@@ -664,8 +664,10 @@ impl Output {
     ///
     /// The limits of detection: a signal is read from the exit (bubblewrap and the unshare
     /// backend report a signal `n` as status `128 + n`, turned back into [`Exit::Signal`]); a
-    /// `SIGKILL` counts as the CPU limit only when at least the CPU limit went by, and as the
-    /// memory limit only when there is one; a failure the program reports in its own words
+    /// `SIGKILL` counts as the CPU limit only when at least the CPU limit went by; a `SIGKILL`,
+    /// `SIGSEGV` or `SIGABRT` counts as the memory limit when there is one (a program that
+    /// crashes on its own under a memory limit is reported so too); a failure the program
+    /// reports in its own words
     /// is recognised only by the usual messages (`MemoryError`, `Cannot allocate memory`,
     /// `Resource temporarily unavailable`, `Network is unreachable`, `Read-only file
     /// system`, `Permission denied`…) on its standard error, which must be captured.
