@@ -249,7 +249,10 @@ impl Ts {
             // `const f = (…) => …`: a function named `f`, its head from `const`.
             return function(w, n, name, stmt.start_byte(), v, exported);
         }
-        if w.at_top() && matches!(decl.kind(), "lexical_declaration" | "variable_declaration") {
+        if w.at_top()
+            && !inside_function(decl)
+            && matches!(decl.kind(), "lexical_declaration" | "variable_declaration")
+        {
             w.type_symbol(n, name, SymbolKind::Constant, exported);
             // `const api = { get() {…} }`: the object's methods are `api.get`.
             if value.is_some_and(|v| v.kind() == "object") {
@@ -325,4 +328,26 @@ impl Ts {
             w.import(module, imported, n, resolve_kind(module));
         }
     }
+}
+
+/// Is `n` inside a function body, named or not? Anonymous callbacks (`it("…", () => { const
+/// parser = … })`) push no scope, but a constant inside one is a local, not a module symbol.
+fn inside_function(n: Node<'_>) -> bool {
+    let mut at = n.parent();
+    while let Some(p) = at {
+        if matches!(
+            p.kind(),
+            "arrow_function"
+                | "function_expression"
+                | "function_declaration"
+                | "generator_function"
+                | "generator_function_declaration"
+                | "method_definition"
+                | "class_static_block"
+        ) {
+            return true;
+        }
+        at = p.parent();
+    }
+    false
 }

@@ -232,6 +232,20 @@ fn typescript() {
 }
 
 #[test]
+fn constants_in_callbacks_are_locals_not_symbols() {
+    let f = facts_of(&[(
+        "src/parser.test.ts",
+        "export const VERSION = \"1\";\ndescribe(\"parser\", () => {\n  it(\"parses\", () => {\n    const parser = new Parser(\"x\");\n    parser.parse();\n  });\n});\nconst helper = function () {\n  const inner = 1;\n  return inner;\n};\n",
+    )]);
+    let names: Vec<&str> = f.symbols.iter().map(|s| s.name.as_str()).collect();
+    assert!(names.contains(&"VERSION"), "{names:?}");
+    assert!(names.contains(&"helper"), "{names:?}");
+    assert!(!names.contains(&"parser"), "{names:?}");
+    assert!(!names.contains(&"inner"), "{names:?}");
+    assert_eq!(symbol(&f, "VERSION").kind, SymbolKind::Constant);
+}
+
+#[test]
 fn tsx_and_javascript() {
     let f = facts_of(&[
         (
