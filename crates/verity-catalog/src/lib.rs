@@ -10,6 +10,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod citations;
 pub mod claims;
 pub mod determinism;
 pub mod json_path;
@@ -35,6 +36,8 @@ pub const KINDS: &[&str] = &[
     "claims",
     "stability",
     "stages",
+    "citations",
+    "citation-consistency",
 ];
 
 /// The option keys each kind accepts (every kind also takes `name`, handled by the loader).
@@ -57,6 +60,8 @@ fn allowed_options(kind: &str) -> &'static [&'static str] {
         "claims" => claims::OPTION_KEYS,
         "stability" => &["by", "compare", "tail"],
         "stages" => &["deterministic"],
+        "citations" => citations::OPTION_KEYS,
+        "citation-consistency" => citations::CONSISTENCY_KEYS,
         _ => &[],
     }
 }
@@ -98,6 +103,14 @@ pub fn check_spec(spec: &ScorerSpec) -> Vec<ConfigIssue> {
     }
     if spec.kind == "json-schema" {
         issues.extend(schema::check_options(&spec.options));
+        return issues;
+    }
+    if spec.kind == "citations" {
+        issues.extend(citations::check_options(&spec.options));
+        return issues;
+    }
+    if spec.kind == "citation-consistency" {
+        issues.extend(citations::check_consistency_options(&spec.options));
         return issues;
     }
     if spec.kind == "identical" {
@@ -203,6 +216,10 @@ pub fn check_task(spec: &ScorerSpec, task: &Task) -> Vec<ConfigIssue> {
     match spec.kind.as_str() {
         "swift" => issues.extend(swift::check_task(task)),
         "claims" => issues.extend(claims::check_task(task)),
+        "citations" => issues.extend(citations::check_task(&spec.options, task)),
+        "citation-consistency" => {
+            issues.extend(citations::check_consistency_task(&spec.options, task))
+        }
         "similarity" => issues.extend(determinism::check_similarity_task(task)),
         "regex" => {
             let opts = TextOpts::from_options(&spec.options);
@@ -285,6 +302,22 @@ pub fn criteria(spec: &ScorerSpec) -> Option<Vec<String>> {
             );
         }
         "claims" => return Some(claims::CRITERIA.iter().map(|c| (*c).to_owned()).collect()),
+        "citations" => {
+            return Some(
+                citations::CRITERIA
+                    .iter()
+                    .map(|c| (*c).to_owned())
+                    .collect(),
+            );
+        }
+        "citation-consistency" => {
+            return Some(
+                citations::CONSISTENCY_CRITERIA
+                    .iter()
+                    .map(|c| (*c).to_owned())
+                    .collect(),
+            );
+        }
         // `integrity` only when there are rules to check.
         "json-schema" => {
             let rules = spec
@@ -352,7 +385,10 @@ mod tests {
 
     #[test]
     fn every_kind_checks_with_no_options() {
-        for kind in KINDS.iter().filter(|k| **k != "json-schema") {
+        for kind in KINDS
+            .iter()
+            .filter(|k| !["json-schema", "citations"].contains(*k))
+        {
             assert_eq!(check_spec(&spec(kind, json!({}))), [], "{kind}");
             assert!(criteria(&spec(kind, json!({}))).is_some(), "{kind}");
         }

@@ -105,6 +105,23 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
             name,
             opts: verity_catalog::claims::ClaimsOpts::from_options(o),
         }),
+        "citations" => Box::new(crate::citations::Citations {
+            name,
+            mode: verity_catalog::citations::Mode::from_options(o),
+            repos: crate::citations::indexes_from_options(o)?,
+        }),
+        "citation-consistency" => Box::new(crate::citations::consistency::Consistency {
+            name,
+            by: verity_catalog::citations::group_by(o).to_owned(),
+            min_jaccard: verity_catalog::citations::min_jaccard(o),
+            mode: verity_catalog::citations::Mode::from_options(o),
+            // Optional here: without facts, cited paths are compared as written.
+            repos: if o.contains_key("facts_data") || o.contains_key("facts") {
+                crate::citations::indexes_from_options(o)?
+            } else {
+                Default::default()
+            },
+        }),
         "stages" => Box::new(crate::stages::Stages {
             name,
             criterion,

@@ -15,6 +15,7 @@
 pub mod behaviour;
 mod build;
 mod canon;
+pub mod citations;
 pub mod claims;
 mod common;
 pub mod json_diff;
