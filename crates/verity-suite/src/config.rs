@@ -717,6 +717,9 @@ impl Loader<'_> {
             if kind == "json-schema" {
                 self.json_schema_options(f, t, &mut options);
             }
+            if kind == "citations" || kind == "citation-consistency" {
+                self.facts_options(f, t, &mut options);
+            }
             let spec = ScorerSpec {
                 kind,
                 name,
@@ -829,6 +832,138 @@ impl Loader<'_> {
                 Value::String(abs.to_string_lossy().into_owned()),
             );
         }
+    }
+
+    /// A citation scorer's facts, read into its options so a stored run needs no file: the
+    /// facts file `facts` names, or every `*.json` file of the directory it names (in name
+    /// order), become `facts_data` (repository name → the facts), `facts_files` (the files
+    /// read, relative to the suite) and `facts_hash` (BLAKE3 of `facts_data`'s canonical
+    /// text). The files are part of the suite's content hash. A missing, unreadable or invalid
+    /// facts file, and two files describing one repository, are errors at the option.
+    fn facts_options(&mut self, f: &Arc<SourceFile>, t: &Table, options: &mut Map<String, Value>) {
+        for key in verity_catalog::citations::LOADED_KEYS {
+            if let Some(e) = t.get(key) {
+                let d = self.bad_value(
+                    f,
+                    e.key_span.clone(),
+                    format!("`{key}` is set by verity from `facts`; write `facts = \"facts\"` (a facts file or a directory of them)"),
+                );
+                self.push(d.label("not an option to set"));
+                options.remove(key);
+            }
+        }
+        let Some(e) = t.get("facts") else { return };
+        // The catalog's check says what `facts` must be.
+        let Kind::Str(path) = &e.value.kind else {
+            return;
+        };
+        let span = e.value.span.clone();
+        let rel = normalize(path);
+        let on_disk = self.root.join(&rel);
+        let files: Vec<String> = if on_disk.is_dir() {
+            let mut names: Vec<String> = match std::fs::read_dir(&on_disk) {
+                Ok(entries) => entries
+                    .filter_map(Result::ok)
+                    .filter(|d| d.path().is_file())
+                    .filter_map(|d| d.file_name().to_str().map(str::to_owned))
+                    .filter(|n| n.ends_with(".json"))
+                    .collect(),
+                Err(err) => {
+                    let d = self.bad_value(
+                        f,
+                        span,
+                        format!("cannot read the facts directory `{rel}`: {err}"),
+                    );
+                    self.push(d.label("named here"));
+                    return;
+                }
+            };
+            names.sort();
+            if names.is_empty() {
+                let d = self.bad_value(
+                    f,
+                    span,
+                    format!("the facts directory `{rel}` has no *.json facts file"),
+                );
+                self.push(
+                    d.label("named here")
+                        .with_help("write one with `verity facts extract REPO --out FILE.json`"),
+                );
+                return;
+            }
+            names
+                .into_iter()
+                .map(|n| format!("{}/{n}", rel.trim_end_matches('/')))
+                .collect()
+        } else {
+            vec![rel]
+        };
+        let mut data = Map::new();
+        let mut read = Vec::new();
+        let mut first_of: BTreeMap<String, String> = BTreeMap::new();
+        for file in files {
+            let Some(bytes) = self.read_file(&file, Some((f, span.clone()))) else {
+                continue;
+            };
+            let shown = self.display(&file);
+            let text = match String::from_utf8(bytes) {
+                Ok(t) => t,
+                Err(_) => {
+                    let d = self.bad_value(
+                        f,
+                        span.clone(),
+                        format!("facts file `{shown}` is not valid UTF-8"),
+                    );
+                    self.push(d.label("named here"));
+                    continue;
+                }
+            };
+            match verity_facts::Facts::from_json(&text, &shown) {
+                Ok(facts) => {
+                    let name = facts.repo.name.clone();
+                    if let Some(first) = first_of.get(&name) {
+                        let d = self.bad_value(
+                            f,
+                            span.clone(),
+                            format!("facts files `{first}` and `{file}` both describe repository `{name}`"),
+                        );
+                        self.push(d.label("named here"));
+                        continue;
+                    }
+                    first_of.insert(name.clone(), file.clone());
+                    match serde_json::to_value(&facts) {
+                        Ok(v) => {
+                            data.insert(name, v);
+                            read.push(Value::String(file));
+                        }
+                        Err(err) => {
+                            let d = self.bad_value(
+                                f,
+                                span.clone(),
+                                format!("facts of `{name}`: {err}"),
+                            );
+                            self.push(d);
+                        }
+                    }
+                }
+                Err(err) => {
+                    let d = self.bad_value(f, span.clone(), err.to_string());
+                    self.push(d.label("facts named here").with_help(
+                        "re-extract it with `verity facts extract REPO --out FILE.json`",
+                    ));
+                }
+            }
+        }
+        if data.is_empty() {
+            return;
+        }
+        let data = Value::Object(data);
+        options.insert(
+            "facts_hash".into(),
+            Value::String(verity_model::canonical_hash(&data)),
+        );
+        options.insert("facts_files".into(), Value::Array(read));
+        options.insert("facts_data".into(), data);
     }
 
     fn outcome(&mut self, f: &Arc<SourceFile>, t: &Table) -> OutcomeRule {
@@ -2262,6 +2397,139 @@ min = 0.5
                 "variants: plain, grounded".to_owned(),
                 "did you mean `exact`? The scorers report `exact`, `format`".to_owned(),
             ]
+        );
+    }
+
+    /// A facts file as `verity facts extract` writes it, for repository `name`.
+    fn facts_json(name: &str, file: &str) -> String {
+        let mut f = verity_facts::Facts {
+            repo: verity_facts::RepoInfo {
+                name: name.into(),
+                extractor: "test".into(),
+                ..Default::default()
+            },
+            files: vec![verity_facts::FileFact {
+                path: file.into(),
+                language: None,
+                lines: 3,
+                bytes: 9,
+                hash: "h".into(),
+                identifiers: vec![],
+            }],
+            ..Default::default()
+        };
+        f.normalize();
+        f.to_json()
+    }
+
+    const CITE_TASKS: (&str, &str) = (
+        "tasks/t.jsonl",
+        "{\"id\": \"a\", \"input\": \"q\", \"metadata\": {\"repo\": \"one\"}, \"expect\": {\"citations\": {\"relation\": \"defined_in\", \"subject\": \"x\"}}}\n",
+    );
+
+    /// The facts a citation scorer names are read into its options (a file or a directory),
+    /// hashed, and count in the suite's content hash.
+    #[test]
+    fn citation_facts_are_inlined_and_hashed() {
+        let toml = "name = \"s\"\n[[scorers]]\nkind = \"citations\"\nfacts = \"facts\"\n[[scorers]]\nkind = \"citation-consistency\"\nfacts = \"facts/one.json\"\n";
+        let load = |one: &str| {
+            let files = [
+                ("suite.toml", toml.to_owned()),
+                ("facts/one.json", one.to_owned()),
+                ("facts/two.json", facts_json("two", "b.py")),
+                ("facts/notes.txt", "not facts".to_owned()),
+                (CITE_TASKS.0, CITE_TASKS.1.to_owned()),
+            ];
+            let refs: Vec<(&str, &str)> = files.iter().map(|(p, c)| (*p, c.as_str())).collect();
+            let (_dir, result) = crate::testing::load_files(&refs);
+            result.unwrap_or_else(|e| panic!("{e}")).suite
+        };
+        let s = load(&facts_json("one", "a.py"));
+        let o = &s.scorers[0].options;
+        assert_eq!(o["facts"], "facts");
+        assert_eq!(
+            o["facts_files"],
+            json!(["facts/one.json", "facts/two.json"])
+        );
+        let data = o["facts_data"].as_object().unwrap();
+        assert_eq!(data.keys().collect::<Vec<_>>(), ["one", "two"]);
+        assert_eq!(data["one"]["files"][0]["path"], "a.py");
+        assert!(o["facts_hash"].as_str().unwrap().len() == 64);
+        let c = &s.scorers[1].options;
+        assert_eq!(c["facts_files"], json!(["facts/one.json"]));
+        // Another repository content: another facts hash and content hash.
+        let other = load(&facts_json("one", "c.py"));
+        assert_ne!(other.content_hash, s.content_hash);
+        assert_ne!(other.scorers[0].options["facts_hash"], o["facts_hash"]);
+    }
+
+    #[test]
+    fn citation_facts_problems_point_at_the_option() {
+        let toml = |facts: &str| {
+            format!("name = \"s\"\n[[scorers]]\nkind = \"citations\"\nfacts = \"{facts}\"\n")
+        };
+        let missing = toml("facts/one.json");
+        assert_found(
+            &errors(&[("suite.toml", missing.as_str()), CITE_TASKS]),
+            &["missing-file@suite.toml:4:9: file `facts/one.json` does not exist"],
+        );
+        let bad = errors(&[
+            ("suite.toml", missing.as_str()),
+            (
+                "facts/one.json",
+                "{\"format\": \"verity-facts/1\", \"repo\": 3}",
+            ),
+            CITE_TASKS,
+        ]);
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert!(bad[0].starts_with("bad-value@suite.toml:4:9: "), "{bad:?}");
+        assert!(
+            bad[0].contains("facts/one.json:1:38: not a facts file"),
+            "{bad:?}"
+        );
+        let dir = toml("facts");
+        assert_found(
+            &errors(&[
+                ("suite.toml", dir.as_str()),
+                ("facts/x.txt", ""),
+                CITE_TASKS,
+            ]),
+            &["bad-value@suite.toml:4:9: the facts directory `facts` has no *.json facts file"],
+        );
+        let two = facts_json("one", "a.py");
+        assert_found(
+            &errors(&[
+                ("suite.toml", dir.as_str()),
+                ("facts/a.json", two.as_str()),
+                ("facts/b.json", two.as_str()),
+                CITE_TASKS,
+            ]),
+            &[
+                "bad-value@suite.toml:4:9: facts files `facts/a.json` and `facts/b.json` both describe repository `one`",
+            ],
+        );
+        // A task about a repository no facts describe: at the task.
+        let other = facts_json("other", "a.py");
+        assert_found(
+            &errors(&[
+                ("suite.toml", missing.as_str()),
+                ("facts/one.json", other.as_str()),
+                CITE_TASKS,
+            ]),
+            &[
+                "scorer@tasks/t.jsonl:1:2: task `a` (scorer `citations`): `metadata.repo` names `one`, a repository no loaded facts file describes (loaded: other)",
+            ],
+        );
+        // The loaded keys are verity's.
+        let set = format!("{}facts_hash = \"x\"\n", toml("facts/one.json"));
+        let one = facts_json("one", "a.py");
+        assert_found(
+            &errors(&[
+                ("suite.toml", set.as_str()),
+                ("facts/one.json", one.as_str()),
+                CITE_TASKS,
+            ]),
+            &["bad-value@suite.toml:5:1: `facts_hash` is set by verity from `facts`"],
         );
     }
 }
