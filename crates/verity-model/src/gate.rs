@@ -13,8 +13,10 @@ use crate::SourceLoc;
 /// `category:NAME`, `precision`, `recall`, `f1`, `macro_f1` (each optionally `:CRITERION`
 /// when a suite has several counting criteria), `group:NAME` (the pass rate of a group
 /// criterion), `group_mean:NAME` (its mean value), `latency_p50_ms`, `latency_p95_ms`,
-/// `mcnemar_p` (the p-value of the declared comparison whose treatment is the variant) and
-/// `regressions` (tasks that passed in the baseline and fail now).
+/// `mcnemar_p` (the p-value of the declared comparison whose treatment is the variant),
+/// `regressions` (tasks that passed in the baseline and fail now), and seed 002's verification
+/// metrics of the `citations` scorers: `citation_accuracy`, `structural_accuracy`,
+/// `consistency_rate` and `hallucination_rate`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum Metric {
@@ -31,6 +33,10 @@ pub enum Metric {
     LatencyP95,
     McNemarP,
     Regressions,
+    CitationAccuracy,
+    StructuralAccuracy,
+    ConsistencyRate,
+    HallucinationRate,
 }
 
 /// The metric names without an argument, then the `name:ARG` forms, for help texts and
@@ -45,6 +51,10 @@ pub const METRIC_FORMS: &[&str] = &[
     "latency_p95_ms",
     "mcnemar_p",
     "regressions",
+    "citation_accuracy",
+    "structural_accuracy",
+    "consistency_rate",
+    "hallucination_rate",
     "criterion:NAME",
     "category:NAME",
     "precision:CRITERION",
@@ -90,6 +100,10 @@ impl Metric {
             "latency_p95_ms" => none(Metric::LatencyP95),
             "mcnemar_p" => none(Metric::McNemarP),
             "regressions" => none(Metric::Regressions),
+            "citation_accuracy" => none(Metric::CitationAccuracy),
+            "structural_accuracy" => none(Metric::StructuralAccuracy),
+            "consistency_rate" => none(Metric::ConsistencyRate),
+            "hallucination_rate" => none(Metric::HallucinationRate),
             _ => Err(format!(
                 "unknown metric `{s}`; metrics: {}",
                 METRIC_FORMS.join(", ")
@@ -117,6 +131,10 @@ impl Metric {
             Metric::LatencyP95 => "latency_p95_ms".into(),
             Metric::McNemarP => "mcnemar_p".into(),
             Metric::Regressions => "regressions".into(),
+            Metric::CitationAccuracy => "citation_accuracy".into(),
+            Metric::StructuralAccuracy => "structural_accuracy".into(),
+            Metric::ConsistencyRate => "consistency_rate".into(),
+            Metric::HallucinationRate => "hallucination_rate".into(),
         }
     }
 
@@ -124,7 +142,11 @@ impl Metric {
     pub fn higher_is_better(&self) -> bool {
         !matches!(
             self,
-            Metric::LatencyP50 | Metric::LatencyP95 | Metric::McNemarP | Metric::Regressions
+            Metric::LatencyP50
+                | Metric::LatencyP95
+                | Metric::McNemarP
+                | Metric::Regressions
+                | Metric::HallucinationRate
         )
     }
 

@@ -149,6 +149,29 @@ pub fn to_json(view: &RunView) -> Value {
                 "errors": t.errors,
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
+        "citations": view.citations.iter().map(|v| {
+            let mut metrics = Map::new();
+            for t in crate::view::CitationVariant::TARGETS {
+                let value = t.value(v);
+                metrics.insert(t.metric.into(), json!({
+                    "value": value,
+                    "target": if t.above { json!({"above": t.bound}) } else { json!({"below": t.bound}) },
+                    "met": t.met(value),
+                }));
+            }
+            json!({
+                "variant": v.variant,
+                "samples": v.samples,
+                "citations": v.citations,
+                "citations_verified": v.citations_verified,
+                "claims": v.claims,
+                "claims_verified": v.claims_verified,
+                "groups": v.groups,
+                "groups_consistent": v.groups_consistent,
+                "groups_not_applicable": v.groups_not_applicable,
+                "metrics": metrics,
+            })
+        }).collect::<Vec<_>>(),
         "notes": view.notes,
     })
 }

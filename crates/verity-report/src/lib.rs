@@ -52,9 +52,10 @@ pub use verdict::{
     short,
 };
 pub use view::{
-    CategorySummary, Comparison, CriterionSummary, Discordant, DriftTask, DriftVariant,
-    FailedCriterion, FailedSample, GroupCounts, GroupFailure, GroupSummary, Header, Latency,
-    NO_CATEGORY, OutcomeCounts, PrfCounts, PrfSummary, Rate, RunView, SchemaInfo, StatusCounts,
-    TaskOutcome, TaskVariant, TaskView, VariantInfo, VariantSummary, Winner, evidence_location,
-    full_detail, one_line, pass_rate, prf_of, score_detail,
+    CategorySummary, CitationTarget, CitationVariant, Comparison, CriterionSummary, Discordant,
+    DriftTask, DriftVariant, FailedCriterion, FailedSample, GroupCounts, GroupFailure,
+    GroupSummary, Header, Latency, NO_CATEGORY, OutcomeCounts, PrfCounts, PrfSummary, Rate,
+    RunView, SchemaInfo, StatusCounts, TaskOutcome, TaskVariant, TaskView, VariantInfo,
+    VariantSummary, Winner, evidence_location, full_detail, one_line, pass_rate, prf_of,
+    score_detail,
 };

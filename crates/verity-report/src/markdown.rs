@@ -104,6 +104,7 @@ pub fn render_markdown(view: &RunView) -> String {
     prf(view, &mut out);
     groups(view, &mut out);
     determinism(view, &mut out);
+    citations(view, &mut out);
     epoch_verdicts(view, &mut out);
     failures(view, &mut out);
     task_sections(view, &mut out);
@@ -810,6 +811,49 @@ fn determinism(view: &RunView, out: &mut String) {
         &[false, false, false, true, true, true, true, true, false],
         rows,
     );
+}
+
+/// Seed 002's verification metrics per variant, against the seed's targets.
+fn citations(view: &RunView, out: &mut String) {
+    if view.citations.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Citations\n\nSeed 002's verification metrics: citations (cited files with their line \
+         ranges, and backticked identifiers) passing V1, structural claims passing V2, paraphrase \
+         groups citing the same files, and citations and claims failing, against the seed's \
+         targets.\n\n",
+    );
+    let targets = crate::view::CitationVariant::TARGETS;
+    let mut rows = Vec::new();
+    let mut head = vec!["*target*".to_owned()];
+    head.extend(targets.iter().map(|t| t.show()));
+    rows.push(head);
+    for v in &view.citations {
+        let counts = [
+            (v.citations_verified, v.citations),
+            (v.claims_verified, v.claims),
+            (v.groups_consistent, v.groups),
+            (
+                v.citations + v.claims - v.citations_verified - v.claims_verified,
+                v.citations + v.claims,
+            ),
+        ];
+        let mut row = vec![code(&v.variant)];
+        for (t, (num, den)) in targets.iter().zip(counts) {
+            let value = t.value(v);
+            row.push(match (value, t.met(value)) {
+                (Some(x), Some(true)) => format!("{} ({num}/{den})", fmt::pct(x)),
+                (Some(x), _) => format!("**{}** ({num}/{den}, misses)", fmt::pct(x)),
+                (None, _) => "-".into(),
+            });
+        }
+        rows.push(row);
+    }
+    let head: Vec<&str> = std::iter::once("Variant")
+        .chain(targets.iter().map(|t| t.label))
+        .collect();
+    table(out, &head, &[false, true, true, true, true], rows);
 }
 
 fn failures(view: &RunView, out: &mut String) {

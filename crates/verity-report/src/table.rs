@@ -214,6 +214,7 @@ pub fn render_table(view: &RunView, opts: &TableOptions) -> String {
     prf(view, &st, &mut out);
     groups(view, opts, &st, &mut out);
     determinism(view, opts, &st, &mut out);
+    citations(view, &st, &mut out);
     failures(view, opts, &st, &mut out);
     if !view.notes.is_empty() {
         section(&mut out, &st, "Notes");
@@ -345,6 +346,53 @@ fn determinism(view: &RunView, opts: &TableOptions, st: &Styler, out: &mut Strin
             }
         }
     }
+}
+
+/// Seed 002's verification metrics per variant, against the seed's targets.
+fn citations(view: &RunView, st: &Styler, out: &mut String) {
+    if view.citations.is_empty() {
+        return;
+    }
+    section(out, st, "Citations (seed 002 verification metrics)");
+    let targets = crate::view::CitationVariant::TARGETS;
+    let mut g = Grid::new(vec![
+        ("variant", L),
+        ("citation accuracy", R),
+        ("structural accuracy", R),
+        ("consistency rate", R),
+        ("hallucination rate", R),
+    ]);
+    let mut head = vec![Cell::from("target")];
+    head.extend(targets.iter().map(|t| Cell::from(t.show())));
+    g.row(head);
+    for v in &view.citations {
+        let counts = [
+            (v.citations_verified, v.citations),
+            (v.claims_verified, v.claims),
+            (v.groups_consistent, v.groups),
+            (
+                v.citations + v.claims - v.citations_verified - v.claims_verified,
+                v.citations + v.claims,
+            ),
+        ];
+        let mut row = vec![Cell::from(v.variant.as_str())];
+        for (t, (num, den)) in targets.iter().zip(counts) {
+            let value = t.value(v);
+            row.push(match value {
+                None => "-".into(),
+                Some(x) => painted(
+                    format!("{} ({num}/{den})", fmt::pct(x)),
+                    if t.met(value) == Some(true) {
+                        Paint::Green
+                    } else {
+                        Paint::Red
+                    },
+                ),
+            });
+        }
+        g.row(row);
+    }
+    g.render(out, st);
 }
 
 fn variants(view: &RunView, st: &Styler, out: &mut String) {

@@ -274,6 +274,12 @@ pub fn metrics_of(view: &RunView, variant: &str) -> BTreeMap<String, f64> {
         put(Metric::Group(name.clone()), c.status.rate(policy).value());
         put(Metric::GroupMean(name), c.mean_value);
     }
+    if let Some(c) = view.citations.iter().find(|c| c.variant == variant) {
+        put(Metric::CitationAccuracy, c.citation_accuracy());
+        put(Metric::StructuralAccuracy, c.structural_accuracy());
+        put(Metric::ConsistencyRate, c.consistency_rate());
+        put(Metric::HallucinationRate, c.hallucination_rate());
+    }
     if let Some(c) = view.comparisons.iter().find(|c| c.treatment == variant)
         && let Some((p, _)) = c.quoted
     {

@@ -223,7 +223,15 @@ impl<'a> Builder<'a> {
         }
         let determinism =
             super::drift::summarize(&self.meta.suite, &self.variant_names, &tasks, self.groups);
+        let citations = super::citations::summarize(
+            &self.meta.suite,
+            &self.variant_names,
+            &tasks,
+            self.groups,
+            self.policy(),
+        );
         RunView {
+            citations,
             determinism,
             header,
             variants,

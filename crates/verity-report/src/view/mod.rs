@@ -7,6 +7,7 @@
 //! per-task and per-sample parts: task outcomes, failures, and a score's detail as one line.
 
 mod build;
+mod citations;
 mod detail;
 mod drift;
 mod types;
@@ -14,8 +15,9 @@ mod types;
 pub use build::prf_of;
 pub use detail::{evidence_location, full_detail, one_line, score_detail};
 pub use types::{
-    CategorySummary, Comparison, CriterionSummary, Discordant, DriftTask, DriftVariant,
-    FailedCriterion, FailedSample, GroupCounts, GroupFailure, GroupSummary, Header, Latency,
-    NO_CATEGORY, OutcomeCounts, PrfCounts, PrfSummary, Rate, RunView, SchemaInfo, StatusCounts,
-    TaskOutcome, TaskVariant, TaskView, VariantInfo, VariantSummary, Winner, pass_rate,
+    CategorySummary, CitationTarget, CitationVariant, Comparison, CriterionSummary, Discordant,
+    DriftTask, DriftVariant, FailedCriterion, FailedSample, GroupCounts, GroupFailure,
+    GroupSummary, Header, Latency, NO_CATEGORY, OutcomeCounts, PrfCounts, PrfSummary, Rate,
+    RunView, SchemaInfo, StatusCounts, TaskOutcome, TaskVariant, TaskView, VariantInfo,
+    VariantSummary, Winner, pass_rate,
 };

@@ -424,6 +424,125 @@ pub struct DriftVariant {
     pub tasks: Vec<DriftTask>,
 }
 
+/// One variant's seed-002 verification counts (`citations` and `citation-consistency`
+/// scorers); `view/citations.rs` says how each is computed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CitationVariant {
+    pub variant: String,
+    /// Samples with a `citations` score.
+    pub samples: u64,
+    /// Cited files (with their ranges) and identifiers, and those passing V1.
+    pub citations: u64,
+    pub citations_verified: u64,
+    /// Structural claims checked (V2), and those verified.
+    pub claims: u64,
+    pub claims_verified: u64,
+    /// Paraphrase groups judged by `consistent` (under the error policy), and those passing.
+    pub groups: u64,
+    pub groups_consistent: u64,
+    /// Groups where `consistent` did not apply (no member cites a file).
+    pub groups_not_applicable: u64,
+}
+
+/// A seed-002 target: a metric and the bound it must beat.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CitationTarget {
+    /// The metric's name (as gates and the JSON report name it).
+    pub metric: &'static str,
+    /// As the seed names it.
+    pub label: &'static str,
+    pub bound: f64,
+    /// `true`: the value must be above the bound; `false`: below.
+    pub above: bool,
+}
+
+impl CitationTarget {
+    /// The target's metric of `v`.
+    pub fn value(&self, v: &CitationVariant) -> Option<f64> {
+        match self.metric {
+            "citation_accuracy" => v.citation_accuracy(),
+            "structural_accuracy" => v.structural_accuracy(),
+            "consistency_rate" => v.consistency_rate(),
+            _ => v.hallucination_rate(),
+        }
+    }
+
+    /// Whether `value` meets the target (strictly, as the seed writes it); `None` unmeasured.
+    pub fn met(&self, value: Option<f64>) -> Option<bool> {
+        value.map(|x| {
+            if self.above {
+                x > self.bound
+            } else {
+                x < self.bound
+            }
+        })
+    }
+
+    /// `> 95 %`, `< 5 %`.
+    pub fn show(&self) -> String {
+        format!(
+            "{} {} %",
+            if self.above { ">" } else { "<" },
+            (self.bound * 100.0).round()
+        )
+    }
+}
+
+fn ratio(num: u64, den: u64) -> Option<f64> {
+    (den > 0).then(|| num as f64 / den as f64)
+}
+
+impl CitationVariant {
+    /// The seed's four verification metrics and their targets, in the seed's order.
+    pub const TARGETS: [CitationTarget; 4] = [
+        CitationTarget {
+            metric: "citation_accuracy",
+            label: "Citation Accuracy",
+            bound: 0.95,
+            above: true,
+        },
+        CitationTarget {
+            metric: "structural_accuracy",
+            label: "Structural Accuracy",
+            bound: 0.90,
+            above: true,
+        },
+        CitationTarget {
+            metric: "consistency_rate",
+            label: "Consistency Rate",
+            bound: 0.85,
+            above: true,
+        },
+        CitationTarget {
+            metric: "hallucination_rate",
+            label: "Hallucination Rate",
+            bound: 0.05,
+            above: false,
+        },
+    ];
+
+    /// Citations passing V1 over all citations.
+    pub fn citation_accuracy(&self) -> Option<f64> {
+        ratio(self.citations_verified, self.citations)
+    }
+
+    /// Structural claims passing V2 over all checked.
+    pub fn structural_accuracy(&self) -> Option<f64> {
+        ratio(self.claims_verified, self.claims)
+    }
+
+    /// Paraphrase groups consistent over all judged.
+    pub fn consistency_rate(&self) -> Option<f64> {
+        ratio(self.groups_consistent, self.groups)
+    }
+
+    /// Citations and claims failing over all of them.
+    pub fn hallucination_rate(&self) -> Option<f64> {
+        let all = self.citations + self.claims;
+        ratio(all - self.citations_verified - self.claims_verified, all)
+    }
+}
+
 /// A JSON Schema the run checked answers against or constrained decoding with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SchemaInfo {
@@ -459,6 +578,8 @@ pub struct RunView {
     pub notes: Vec<String>,
     /// Per variant, each task across its epochs (empty without epoch verdicts).
     pub determinism: Vec<DriftVariant>,
+    /// Per variant, seed 002's verification metrics (empty without citation scorers).
+    pub citations: Vec<CitationVariant>,
 }
 
 impl RunView {
