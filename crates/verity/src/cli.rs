@@ -417,6 +417,35 @@ pub enum CheckCommand {
     /// files or model answers (.md / .txt: fenced code blocks), or standard input (`-`). One JSON
     /// object per file; exit 1 when any file fails.
     Swift(CheckSwiftArgs),
+    /// Check one answer's citations and structural claims against a repository's facts (seed
+    /// 002 V1 and V2, as the `citations` scorer does), without a model: every citation and claim
+    /// with verified / failed and the failure type. Exit 1 when a check fails.
+    Citations(CheckCitationsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckCitationsArgs {
+    /// The answer: free text or a structured JSON answer; `-` reads standard input.
+    pub answer: PathBuf,
+    /// The repository's facts (`verity facts extract REPO --out FACTS.json`).
+    #[arg(long, value_name = "FACTS.json")]
+    pub facts: PathBuf,
+    /// The question's relation, so the answer is checked as its answer: defined_in, imports,
+    /// exports, calls, extends, implements, returns, changes.
+    #[arg(long, value_name = "RELATION", requires = "subject")]
+    pub question_relation: Option<String>,
+    /// The question's subject (a symbol, a file or a commit).
+    #[arg(long, value_name = "NAME", requires = "question_relation")]
+    pub subject: Option<String>,
+    /// The question's object (the callee of `calls`, the module of `imports`).
+    #[arg(long, value_name = "NAME", requires = "question_relation")]
+    pub object: Option<String>,
+    /// How to read the answer: auto (JSON when it is a citation object), text or json.
+    #[arg(long, default_value = "auto")]
+    pub mode: String,
+    /// table (one line per citation and claim) or json.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]

@@ -23,12 +23,12 @@ pub mod verify;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
-use verity_catalog::citations::Mode;
 use verity_facts::{Facts, FactsIndex};
 use verity_model::{ConfigIssue, Evidence, Response, Score, ScoreStatus, Scorer, Task};
 
 pub use parse::{Claim, Parsed};
 pub use verify::{Check, Criterion, Failure, Question, Verdict, Verification, check_claim, verify};
+pub use verity_catalog::citations::{Mode, RELATIONS};
 
 use crate::MAX_EVIDENCE;
 

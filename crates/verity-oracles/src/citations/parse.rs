@@ -136,8 +136,10 @@ impl Claim {
         if let Some(o) = &self.object {
             s.push_str(&format!(" → `{o}`"));
         }
-        if let Some((a, b)) = self.lines {
-            s.push_str(&format!(":{a}-{b}"));
+        match self.lines {
+            Some((a, b)) if a != b => s.push_str(&format!(":{a}-{b}")),
+            Some((a, _)) => s.push_str(&format!(":{a}")),
+            None => {}
         }
         if let Some(args) = &self.args {
             s.push_str(&format!(" args {args}"));

@@ -478,10 +478,10 @@ impl CitationTarget {
         })
     }
 
-    /// `> 95 %`, `< 5 %`.
+    /// `> 95%`, `< 5%`.
     pub fn show(&self) -> String {
         format!(
-            "{} {} %",
+            "{} {}%",
             if self.above { ">" } else { "<" },
             (self.bound * 100.0).round()
         )

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::cli::{CheckSwiftArgs, Format};
+use crate::cli::{CheckCitationsArgs, CheckSwiftArgs, Format};
 use crate::{CliError, exit};
 
 pub(super) fn check_swift(a: CheckSwiftArgs) -> Result<u8, CliError> {
@@ -52,4 +52,142 @@ pub(super) fn check_swift(a: CheckSwiftArgs) -> Result<u8, CliError> {
         }
     }
     Ok(if all_ok { exit::OK } else { exit::GATE_FAILED })
+}
+
+/// The facts `verity check citations` checks against: `--facts FILE`. (A `--repo DIR` that
+/// extracts them on the fly is one more branch here.)
+fn citation_facts(a: &CheckCitationsArgs) -> Result<verity_facts::Facts, CliError> {
+    verity_facts::Facts::read(&a.facts).map_err(|e| CliError::new(e.kind(), e.to_string()))
+}
+
+/// `verity check citations ANSWER --facts FACTS.json`: one answer checked as the `citations`
+/// scorer checks it.
+pub(super) fn check_citations(a: CheckCitationsArgs) -> Result<u8, CliError> {
+    use verity_oracles::citations::{Question, Verdict, scores, verify};
+    let mode = citation_mode(&a.mode)?;
+    let question = match (&a.question_relation, &a.subject) {
+        (Some(r), Some(s)) => {
+            if !verity_oracles::citations::RELATIONS.contains(&r.as_str()) {
+                return Err(CliError::usage(format!(
+                    "--question-relation {r:?}: expected one of {}",
+                    verity_oracles::citations::RELATIONS.join(", ")
+                )));
+            }
+            Some(Question {
+                relation: r.clone(),
+                subject: s.clone(),
+                object: a.object.clone(),
+            })
+        }
+        _ => None,
+    };
+    let answer = if a.answer.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| CliError::io(format!("reading standard input: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(&a.answer).map_err(|e| {
+            let kind = if e.kind() == std::io::ErrorKind::NotFound {
+                verity_model::ErrorKind::NotFound
+            } else {
+                verity_model::ErrorKind::Io
+            };
+            CliError::new(kind, format!("{}: {e}", a.answer.display()))
+        })?
+    };
+    let ix = verity_facts::FactsIndex::new(citation_facts(&a)?);
+    let v = verify(&answer, mode, question.as_ref(), &ix);
+    let scored = scores("citations", &v);
+    let failed = scored
+        .iter()
+        .any(|s| matches!(s.status, verity_model::ScoreStatus::Fail));
+    let shown = a.answer.display().to_string();
+    let repo = ix.facts().repo.name.clone();
+    match a.format {
+        Format::Json | Format::Md => {
+            let checks: Vec<serde_json::Value> = v
+                .checks
+                .iter()
+                .map(|c| {
+                    let (verdict, failure, why) = match &c.verdict {
+                        Verdict::Verified(w) => ("verified", None, w),
+                        Verdict::Failed(f, w) => ("failed", Some(f.as_str()), w),
+                        Verdict::Unchecked(w) => ("unchecked", None, w),
+                    };
+                    json!({
+                        "criterion": c.criterion.name(),
+                        "what": c.what,
+                        "verdict": verdict,
+                        "failure": failure,
+                        "why": why,
+                        "file": c.file,
+                        "line": c.line,
+                        "answer_line": c.at.map(|p| p.0),
+                        "answer_column": c.at.map(|p| p.1),
+                    })
+                })
+                .collect();
+            let out = json!({
+                "answer": shown,
+                "repo": repo,
+                "read_as": v.read_as.as_str(),
+                "verdict": if failed { "fail" } else { "pass" },
+                "criteria": scored.iter().map(|s| json!({
+                    "criterion": s.criterion,
+                    "status": s.status.as_str(),
+                    "explanation": s.explanation,
+                    "metrics": s.metrics,
+                })).collect::<Vec<_>>(),
+                "checks": checks,
+                "absent": v.absent.iter().map(|(c, w)| json!({"criterion": c.name(), "why": w})).collect::<Vec<_>>(),
+                "behaviour": v.behaviour.iter().map(|c| c.show()).collect::<Vec<_>>(),
+                "problem": v.problem,
+            });
+            println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        }
+        Format::Table => {
+            println!(
+                "{shown}: read as {}, checked against `{repo}`",
+                v.read_as.as_str()
+            );
+            for c in &v.checks {
+                let (mark, why) = match &c.verdict {
+                    Verdict::Verified(w) => ("verified".to_owned(), w.clone()),
+                    Verdict::Failed(f, w) => (format!("FAILED {}", f.as_str()), w.clone()),
+                    Verdict::Unchecked(w) => ("unchecked".to_owned(), w.clone()),
+                };
+                println!(
+                    "  {:<18} {:<27} {}  ({why})",
+                    c.criterion.name(),
+                    mark,
+                    c.what
+                );
+            }
+            for (c, why) in &v.absent {
+                println!("  {:<18} {:<27} {why}", c.name(), "ABSENT");
+            }
+            for c in &v.behaviour {
+                println!("  {:<18} {:<27} {}", "behaviour", "not run", c.show());
+            }
+            if let Some(p) = &v.problem {
+                println!("  note: {p}");
+            }
+            for s in &scored {
+                println!(
+                    "{:<18} {:<15} {}",
+                    s.criterion,
+                    s.status.as_str(),
+                    s.explanation.as_deref().unwrap_or("")
+                );
+            }
+            println!("verdict: {}", if failed { "fail" } else { "pass" });
+        }
+    }
+    Ok(if failed { exit::GATE_FAILED } else { exit::OK })
+}
+
+fn citation_mode(s: &str) -> Result<verity_oracles::citations::Mode, CliError> {
+    verity_oracles::citations::Mode::parse(s)
+        .ok_or_else(|| CliError::usage(format!("--mode {s:?}: expected auto, text or json")))
 }

@@ -34,7 +34,7 @@ use crate::config::Config;
 use crate::{CliError, exit};
 use baseline::baseline;
 use cache::cache;
-use check::check_swift;
+use check::{check_citations, check_swift};
 use compare::compare;
 use corpus::corpus;
 use facts::facts_extract;
@@ -68,6 +68,7 @@ pub fn dispatch(cli: Cli) -> Result<u8, CliError> {
         Command::Observations(c) => observations(c, &config),
         Command::Mcp(McpCommand::Serve(a)) => mcp_serve(a),
         Command::Check(CheckCommand::Swift(a)) => check_swift(a),
+        Command::Check(CheckCommand::Citations(a)) => check_citations(a),
         Command::Symbols(c) => symbols(c),
         Command::Model(c) => model(c),
         Command::Corpus(c) => corpus(c, &config),
