@@ -533,7 +533,7 @@ fn sentence_claims(text: &str, starts: &[usize], files: &[FileCite]) -> Vec<Clai
         // The regex's verb part is optional so that negations match; require one of them.
         let between = &m[0];
         let neg = m.name("neg").is_some();
-        if !neg && !(between.contains("calls") || between.contains("invokes")) {
+        if !(neg || between.contains("calls") || between.contains("invokes")) {
             continue;
         }
         let mut c = Claim::new(
