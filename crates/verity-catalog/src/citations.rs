@@ -27,7 +27,15 @@ pub const CONSISTENCY_CRITERIA: [&str; 2] = ["consistent", "no_contradictions"];
 pub const LOADED_KEYS: [&str; 3] = ["facts_data", "facts_files", "facts_hash"];
 
 /// The options `citations` takes.
-pub const OPTION_KEYS: &[&str] = &["facts", "mode", "facts_data", "facts_files", "facts_hash"];
+pub const OPTION_KEYS: &[&str] = &[
+    "facts",
+    "mode",
+    "checkouts",
+    "test_command",
+    "facts_data",
+    "facts_files",
+    "facts_hash",
+];
 
 /// The options `citation-consistency` takes.
 pub const CONSISTENCY_KEYS: &[&str] = &[
@@ -176,6 +184,29 @@ fn check_facts(o: &Map<String, Value>, required: bool, issues: &mut Vec<ConfigIs
 pub fn check_options(o: &Map<String, Value>) -> Vec<ConfigIssue> {
     let mut issues = Vec::new();
     check_facts(o, true, &mut issues);
+    if let Some(v) = o.get("checkouts")
+        && v.as_str().is_none_or(|s| s.trim().is_empty())
+    {
+        issues.push(ConfigIssue::new(
+            Some("checkouts"),
+            "`checkouts` must be a directory holding each repository's checkout as NAME/ \
+             (relative to the suite), e.g. \"repos\"",
+        ));
+    }
+    if let Some(v) = o.get("test_command") {
+        let ok = v.as_array().is_some_and(|a| {
+            !a.is_empty()
+                && a.iter().all(Value::is_string)
+                && a.iter().any(|s| s.as_str().is_some_and(|s| s.contains("{test}")))
+        });
+        if !ok {
+            issues.push(ConfigIssue::new(
+                Some("test_command"),
+                "`test_command` must be a program and its arguments, one of them containing \
+                 {test} (e.g. [\"python3\", \"-m\", \"pytest\", \"-q\", \"{test}\"])",
+            ));
+        }
+    }
     issues
 }
 

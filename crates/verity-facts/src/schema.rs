@@ -413,6 +413,7 @@ impl Facts {
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         let name = path.file_name().map(|n| n.to_string_lossy().to_string());
+        std::fs::create_dir_all(dir).map_err(werr)?;
         let tmp = dir.join(format!(".{}.tmp", name.unwrap_or_else(|| "facts".into())));
         std::fs::write(&tmp, self.to_json()).map_err(werr)?;
         std::fs::rename(&tmp, path).map_err(werr)

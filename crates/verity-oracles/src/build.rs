@@ -109,6 +109,16 @@ pub fn build(spec: &ScorerSpec) -> Result<Box<dyn Scorer>, ConfigIssue> {
             name,
             mode: verity_catalog::citations::Mode::from_options(o),
             repos: crate::citations::indexes_from_options(o)?,
+            checkouts: o
+                .get("checkouts")
+                .and_then(Value::as_str)
+                .map(std::path::PathBuf::from),
+            test_command: o.get("test_command").and_then(Value::as_array).map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            }),
         }),
         "citation-consistency" => Box::new(crate::citations::consistency::Consistency {
             name,

@@ -957,6 +957,7 @@ impl Loader<'_> {
         if data.is_empty() {
             return;
         }
+        self.checkouts(f, t, &data, options);
         let data = Value::Object(data);
         options.insert(
             "facts_hash".into(),
@@ -964,6 +965,57 @@ impl Loader<'_> {
         );
         options.insert("facts_files".into(), Value::Array(read));
         options.insert("facts_data".into(), data);
+    }
+
+    /// A citation scorer's `checkouts` (a directory holding each repository as `NAME/`, where
+    /// behaviour claims run) made absolute against the suite directory, and each checkout that
+    /// exists compared with its facts: a checkout whose content hash differs was edited after
+    /// the facts were extracted, and answers would be judged against code that is not there.
+    fn checkouts(
+        &mut self,
+        f: &Arc<SourceFile>,
+        t: &Table,
+        data: &Map<String, Value>,
+        options: &mut Map<String, Value>,
+    ) {
+        let Some(e) = t.get("checkouts") else { return };
+        let Some(rel) = self.str(f, e) else { return };
+        let dir = self.root.join(&rel);
+        let dir = std::path::absolute(&dir).unwrap_or(dir);
+        for (name, facts) in data {
+            let repo = dir.join(name);
+            if !repo.is_dir() {
+                continue;
+            }
+            let stated = facts["repo"]["content_hash"].as_str().unwrap_or_default();
+            match verity_facts::repo_hash(&repo) {
+                Ok(hash) if hash == stated => {}
+                Ok(hash) => {
+                    let d = self.bad_value(
+                        f,
+                        e.value.span.clone(),
+                        format!(
+                            "the checkout `{rel}/{name}` is not the repository its facts describe (content hash {hash}, the facts say {stated}): it was edited after `verity facts extract`"
+                        ),
+                    );
+                    self.push(d.label("checkouts named here").with_help(format!(
+                        "restore it (delete it and run `verity corpus fetch`) or re-extract its facts: verity facts extract {rel}/{name} --name {name} --out FILE.json"
+                    )));
+                }
+                Err(err) => {
+                    let d = self.bad_value(
+                        f,
+                        e.value.span.clone(),
+                        format!("cannot read the checkout `{rel}/{name}`: {err}"),
+                    );
+                    self.push(d);
+                }
+            }
+        }
+        options.insert(
+            "checkouts".into(),
+            Value::String(dir.to_string_lossy().into_owned()),
+        );
     }
 
     fn outcome(&mut self, f: &Arc<SourceFile>, t: &Table) -> OutcomeRule {

@@ -406,7 +406,8 @@ pub struct McpServeArgs {
     #[arg(long, value_name = "[NAME=]DIR")]
     pub repo: Vec<String>,
     /// A facts file (`verity facts extract`) for one of the --repo repositories, matched by its
-    /// `repo.name`: its symbols become search documents (definitions rank first). Repeatable.
+    /// `repo.name`: its symbols become search documents (definitions rank first). Repeatable;
+    /// a repository without one gets its facts extracted at start.
     #[arg(long, value_name = "FILE", requires = "repo")]
     pub facts: Vec<PathBuf>,
 }
@@ -428,8 +429,16 @@ pub struct CheckCitationsArgs {
     /// The answer: free text or a structured JSON answer; `-` reads standard input.
     pub answer: PathBuf,
     /// The repository's facts (`verity facts extract REPO --out FACTS.json`).
-    #[arg(long, value_name = "FACTS.json")]
-    pub facts: PathBuf,
+    #[arg(long, value_name = "FACTS.json", required_unless_present = "repo")]
+    pub facts: Option<PathBuf>,
+    /// The repository itself: its facts are extracted on the spot (unless --facts gives them)
+    /// and behaviour claims (function_returns, test_passes, throws) run in it, in the sandbox.
+    #[arg(long, value_name = "DIR")]
+    pub repo: Option<PathBuf>,
+    /// With --repo: the command running one test for `test_passes` claims, `{test}` replaced
+    /// by the test the claim names (e.g. "python3 -m pytest -q {test}", split at spaces).
+    #[arg(long, value_name = "COMMAND", requires = "repo")]
+    pub test_command: Option<String>,
     /// The question's relation, so the answer is checked as its answer: defined_in, imports,
     /// exports, calls, extends, implements, returns, changes.
     #[arg(long, value_name = "RELATION", requires = "subject")]

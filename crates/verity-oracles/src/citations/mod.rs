@@ -21,6 +21,7 @@ pub mod parse;
 pub mod verify;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 use verity_facts::{Facts, FactsIndex};
@@ -30,7 +31,7 @@ pub use parse::{Claim, Parsed};
 pub use verify::{Check, Criterion, Failure, Question, Verdict, Verification, check_claim, verify};
 pub use verity_catalog::citations::{Mode, RELATIONS};
 
-use crate::MAX_EVIDENCE;
+use crate::{MAX_EVIDENCE, behaviour};
 
 /// The repositories a scorer's options carry (`facts_data`: name → facts), indexed.
 pub fn indexes_from_options(
@@ -80,16 +81,67 @@ pub fn repo_for<'a>(
     }
 }
 
+/// The language behaviour claims about a repository run in: its most common language among
+/// those the sandboxed drivers run (Python, JavaScript, TypeScript).
+pub fn behaviour_language(facts: &Facts) -> Option<behaviour::Language> {
+    facts
+        .repo
+        .languages
+        .iter()
+        .filter_map(|(l, n)| behaviour::Language::parse(l).map(|l| (n, l)))
+        .max_by_key(|(n, _)| **n)
+        .map(|(_, l)| l)
+}
+
+/// The claim as the behaviour checker takes it, or why it cannot be run.
+fn behaviour_claim(c: &Claim) -> Result<behaviour::BehaviourClaim, String> {
+    match c.relation.as_str() {
+        "function_returns" => Ok(behaviour::BehaviourClaim::FunctionReturns {
+            function: c.subject.clone(),
+            args: match &c.args {
+                None => Vec::new(),
+                Some(Value::Array(a)) => a.clone(),
+                Some(v) => vec![v.clone()],
+            },
+            value: c.value.clone().unwrap_or(Value::Null),
+        }),
+        "test_passes" => Ok(behaviour::BehaviourClaim::TestPasses {
+            test: c.subject.clone(),
+        }),
+        "throws" => match (&c.code, &c.object) {
+            (Some(code), Some(error)) => Ok(behaviour::BehaviourClaim::Throws {
+                code: code.clone(),
+                error: error.clone(),
+            }),
+            (code, _) => Ok(behaviour::BehaviourClaim::Throws {
+                code: code.clone().unwrap_or_else(|| c.subject.clone()),
+                error: c
+                    .object
+                    .clone()
+                    .ok_or_else(|| "a `throws` claim names no error class (`object`)".to_owned())?,
+            }),
+        },
+        other => Err(format!("`{other}` is not a behaviour claim")),
+    }
+}
+
 /// The V3 verdict on an answer's behaviour claims (`function_returns`, `test_passes`,
-/// `throws`). They are run, not looked up: that needs a checkout of the repository and the
-/// sandbox (`verity_oracles::behaviour`), which a run that has only the facts does not have,
-/// so here they are not applicable with that explanation. This is the one call to replace
-/// when a checkout is known.
-pub fn behaviour_verdict(scorer: &str, claims: &[Claim]) -> Score {
+/// `throws`). They are run, not looked up: with `env` (a checkout of the repository, its
+/// language, the declared test command) each claim runs in the sandbox
+/// ([`behaviour::check`]); without one they are not applicable, with that explanation.
+/// Counts: tp = claims that held, fp = claims that did not.
+pub fn behaviour_verdict(
+    scorer: &str,
+    claims: &[Claim],
+    env: Option<&behaviour::BehaviourEnv>,
+) -> Score {
     let criterion = verity_catalog::citations::CRITERIA[4];
     if claims.is_empty() {
         return Score::new(scorer, criterion, ScoreStatus::NotApplicable)
             .explain("the answer makes no behaviour claim");
+    }
+    if let Some(env) = env {
+        return run_behaviour(scorer, criterion, claims, env);
     }
     let mut s = Score::new(scorer, criterion, ScoreStatus::NotApplicable).explain(format!(
         "{} behaviour claim{} need a repository checkout to run; not checked",
@@ -102,8 +154,77 @@ pub fn behaviour_verdict(scorer: &str, claims: &[Claim]) -> Score {
     s
 }
 
-/// The four V1/V2 scores of a verification (in the catalog's order), then `behaviour`.
+fn run_behaviour(
+    scorer: &str,
+    criterion: &str,
+    claims: &[Claim],
+    env: &behaviour::BehaviourEnv,
+) -> Score {
+    let (mut held, mut failed, mut errors) = (0usize, 0usize, Vec::new());
+    let mut evidence = Vec::new();
+    for c in claims {
+        let verdict = match behaviour_claim(c) {
+            Ok(claim) => behaviour::check(&claim, env),
+            Err(why) => {
+                failed += 1;
+                evidence.push(Evidence::msg(format!("wrong_structure: {}: {why}", c.show())));
+                continue;
+            }
+        };
+        let mut line = format!("{}: {}", c.show(), verdict.message);
+        if let Some(contained) = verdict.evidence.contained {
+            line.push_str(&format!(" (contained: {})", contained.as_str()));
+        }
+        match verdict.status {
+            behaviour::BehaviourStatus::Pass => held += 1,
+            behaviour::BehaviourStatus::Fail => {
+                failed += 1;
+                evidence.push(Evidence::msg(line));
+            }
+            behaviour::BehaviourStatus::Error => errors.push(line),
+        }
+    }
+    let counted = held + failed;
+    let mut s = if failed > 0 {
+        Score::fail(scorer, criterion).explain(format!(
+            "{failed} of {counted} behaviour claims did not hold when run"
+        ))
+    } else if counted > 0 {
+        Score::pass(scorer, criterion).explain(format!("all {counted} behaviour claims held when run"))
+    } else {
+        Score::new(scorer, criterion, ScoreStatus::Error).explain(format!(
+            "no behaviour claim could be run: {}",
+            errors.first().cloned().unwrap_or_default()
+        ))
+    };
+    for e in evidence.into_iter().take(MAX_EVIDENCE) {
+        s = s.with_evidence(e);
+    }
+    for e in errors.iter().take(MAX_EVIDENCE) {
+        s = s.with_evidence(Evidence::msg(format!("not run: {e}")));
+    }
+    if counted > 0 {
+        s = s
+            .with_value(held as f64 / counted as f64)
+            .with_metric("tp", held as f64)
+            .with_metric("fp", failed as f64)
+            .with_metric("fn", 0.0);
+    }
+    s
+}
+
+/// The four V1/V2 scores of a verification (in the catalog's order), then `behaviour`
+/// (not run: see [`scores_with`]).
 pub fn scores(scorer: &str, v: &Verification) -> Vec<Score> {
+    scores_with(scorer, v, None)
+}
+
+/// [`scores`], with behaviour claims run in `env` when one is given.
+pub fn scores_with(
+    scorer: &str,
+    v: &Verification,
+    env: Option<&behaviour::BehaviourEnv>,
+) -> Vec<Score> {
     let mut out = Vec::new();
     for criterion in Criterion::ALL {
         let checks: Vec<&Check> = v
@@ -200,7 +321,7 @@ pub fn scores(scorer: &str, v: &Verification) -> Vec<Score> {
         }
         out.push(s);
     }
-    out.push(behaviour_verdict(scorer, &v.behaviour));
+    out.push(behaviour_verdict(scorer, &v.behaviour, env));
     out
 }
 
@@ -208,6 +329,28 @@ pub(crate) struct Citations {
     pub(crate) name: String,
     pub(crate) mode: Mode,
     pub(crate) repos: BTreeMap<String, FactsIndex>,
+    /// `checkouts`: a directory holding each repository's checkout as `NAME/` (behaviour
+    /// claims run there when it exists).
+    pub(crate) checkouts: Option<PathBuf>,
+    pub(crate) test_command: Option<Vec<String>>,
+}
+
+impl Citations {
+    /// Where behaviour claims about `repo` run: its checkout, when the directory exists, in the
+    /// repository's language.
+    fn behaviour_env(&self, ix: &FactsIndex) -> Option<behaviour::BehaviourEnv> {
+        let facts = ix.facts();
+        let dir = self.checkouts.as_ref()?.join(&facts.repo.name);
+        if !dir.is_dir() {
+            return None;
+        }
+        let language = behaviour_language(facts)?;
+        let mut env = behaviour::BehaviourEnv::new(dir, language);
+        if let Some(cmd) = &self.test_command {
+            env = env.test_command(cmd.clone());
+        }
+        Some(env)
+    }
 }
 
 impl Scorer for Citations {
@@ -229,7 +372,12 @@ impl Scorer for Citations {
         };
         let question = Question::of_task(task);
         let v = verify(&response.text, self.mode, question.as_ref(), ix);
-        scores(&self.name, &v)
+        let env = if v.behaviour.is_empty() {
+            None
+        } else {
+            self.behaviour_env(ix)
+        };
+        scores_with(&self.name, &v, env.as_ref())
     }
 }
 

@@ -56,14 +56,41 @@ pub(super) fn check_swift(a: CheckSwiftArgs) -> Result<u8, CliError> {
 
 /// The facts `verity check citations` checks against: `--facts FILE`. (A `--repo DIR` that
 /// extracts them on the fly is one more branch here.)
+/// The facts an answer is checked against: the file --facts names, else extracted from --repo.
 fn citation_facts(a: &CheckCitationsArgs) -> Result<verity_facts::Facts, CliError> {
-    verity_facts::Facts::read(&a.facts).map_err(|e| CliError::new(e.kind(), e.to_string()))
+    if let Some(file) = &a.facts {
+        return verity_facts::Facts::read(file).map_err(|e| CliError::new(e.kind(), e.to_string()));
+    }
+    let dir = a
+        .repo
+        .as_ref()
+        .ok_or_else(|| CliError::usage("give --facts FACTS.json or --repo DIR"))?;
+    let opts = verity_extract::ExtractOptions {
+        git: true,
+        ..verity_extract::ExtractOptions::default()
+    };
+    verity_extract::extract(dir, &opts).map_err(|e| CliError::new(e.kind(), e.to_string()))
+}
+
+/// Where behaviour claims run: the --repo checkout, in its language.
+fn behaviour_env(
+    a: &CheckCitationsArgs,
+    facts: &verity_facts::Facts,
+) -> Option<verity_oracles::behaviour::BehaviourEnv> {
+    let dir = a.repo.as_ref()?;
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+    let language = verity_oracles::citations::behaviour_language(facts)?;
+    let mut env = verity_oracles::behaviour::BehaviourEnv::new(dir, language);
+    if let Some(cmd) = &a.test_command {
+        env = env.test_command(cmd.split_whitespace().map(str::to_owned));
+    }
+    Some(env)
 }
 
 /// `verity check citations ANSWER --facts FACTS.json`: one answer checked as the `citations`
 /// scorer checks it.
 pub(super) fn check_citations(a: CheckCitationsArgs) -> Result<u8, CliError> {
-    use verity_oracles::citations::{Question, Verdict, scores, verify};
+    use verity_oracles::citations::{Question, Verdict, scores_with, verify};
     let mode = citation_mode(&a.mode)?;
     let question = match (&a.question_relation, &a.subject) {
         (Some(r), Some(s)) => {
@@ -98,7 +125,8 @@ pub(super) fn check_citations(a: CheckCitationsArgs) -> Result<u8, CliError> {
     };
     let ix = verity_facts::FactsIndex::new(citation_facts(&a)?);
     let v = verify(&answer, mode, question.as_ref(), &ix);
-    let scored = scores("citations", &v);
+    let env = behaviour_env(&a, ix.facts());
+    let scored = scores_with("citations", &v, env.as_ref());
     let failed = scored
         .iter()
         .any(|s| matches!(s.status, verity_model::ScoreStatus::Fail));

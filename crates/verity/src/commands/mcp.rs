@@ -155,6 +155,20 @@ pub(super) fn repo_source(
         facts[i] = Some(f);
     }
     let started = Instant::now();
+    // A repository without a facts file gets its facts extracted here (tree-sitter, well
+    // under a second for tens of thousands of lines), so definitions rank first either way.
+    for ((name, dir), slot) in specs.iter().zip(facts.iter_mut()) {
+        if slot.is_none() {
+            let opts = verity_extract::ExtractOptions {
+                name: Some(name.clone()),
+                git: false,
+                ..verity_extract::ExtractOptions::default()
+            };
+            let extracted = verity_extract::extract(dir, &opts)
+                .map_err(|e| CliError::new(e.kind(), e.to_string()))?;
+            *slot = Some(extracted);
+        }
+    }
     let mut built = Vec::with_capacity(specs.len());
     for ((name, dir), facts) in specs.iter().zip(&facts) {
         let repo = verity_mcp::Repo::build(name, dir, facts.as_ref())

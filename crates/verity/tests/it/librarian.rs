@@ -72,6 +72,7 @@ async fn start(args: &[&str]) -> Result<GroundingServer, McpError> {
     let spec = ServerSpec {
         command,
         env: BTreeMap::new(),
+        cwd: None,
     };
     GroundingServer::start("repo", &spec, STARTUP).await
 }
