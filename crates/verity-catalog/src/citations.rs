@@ -197,7 +197,8 @@ pub fn check_options(o: &Map<String, Value>) -> Vec<ConfigIssue> {
         let ok = v.as_array().is_some_and(|a| {
             !a.is_empty()
                 && a.iter().all(Value::is_string)
-                && a.iter().any(|s| s.as_str().is_some_and(|s| s.contains("{test}")))
+                && a.iter()
+                    .any(|s| s.as_str().is_some_and(|s| s.contains("{test}")))
         });
         if !ok {
             issues.push(ConfigIssue::new(

@@ -167,7 +167,10 @@ fn run_behaviour(
             Ok(claim) => behaviour::check(&claim, env),
             Err(why) => {
                 failed += 1;
-                evidence.push(Evidence::msg(format!("wrong_structure: {}: {why}", c.show())));
+                evidence.push(Evidence::msg(format!(
+                    "wrong_structure: {}: {why}",
+                    c.show()
+                )));
                 continue;
             }
         };
@@ -190,7 +193,8 @@ fn run_behaviour(
             "{failed} of {counted} behaviour claims did not hold when run"
         ))
     } else if counted > 0 {
-        Score::pass(scorer, criterion).explain(format!("all {counted} behaviour claims held when run"))
+        Score::pass(scorer, criterion)
+            .explain(format!("all {counted} behaviour claims held when run"))
     } else {
         Score::new(scorer, criterion, ScoreStatus::Error).explain(format!(
             "no behaviour claim could be run: {}",

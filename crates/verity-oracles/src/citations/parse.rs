@@ -448,7 +448,9 @@ pub fn parse_text(text: &str, repo: Option<&str>) -> Parsed {
         }
         // Part of a longer token: `v1.2.3`, `a.b.c`, `x@y.com`, a URL's tail.
         let prev = text[..at].chars().next_back();
-        if prev.is_some_and(|c| c.is_alphanumeric() || "_./\\-@:$#".contains(c)) {
+        if prev.is_some_and(|c| c.is_alphanumeric() || "_./\\-@:$#".contains(c))
+            && !(prev == Some(':') && after_repo_name(&text[..at - 1]))
+        {
             continue;
         }
         let next = text[whole.end()..].chars().next();
@@ -708,6 +710,13 @@ mod tests {
         assert_eq!(cited("src/x.go (lines 3–9)"), ["src/x.go:3-9"]);
         assert_eq!(cited("`src/x.go`, lines 3 to 9"), ["src/x.go:3-9"]);
         assert_eq!(cited("at a/b/c.ts:5:12"), ["a/b/c.ts:5"]);
+        // A code search hit's header: the repository's name, a colon, the path.
+        assert_eq!(
+            cited("mylib:src/parser.ts:10-20 — function `parse`\n(mylib:lib/a.py)"),
+            ["src/parser.ts:10-20", "lib/a.py"]
+        );
+        // Not a repository name: part of a longer token.
+        assert!(cited("x/mylib:src/parser.ts").is_empty());
     }
 
     #[test]
@@ -804,4 +813,22 @@ mod tests {
                 .starts_with("the answer is not JSON")
         );
     }
+}
+
+/// Does `before` (the text up to a `:`) end with a repository name standing alone, as in
+/// `mylib:src/parser.ts:10-20` (how code search hits are headed)? A name is letters, digits,
+/// `_`, `-`, `.` or `@`, starting a word (after whitespace, a bracket or a quote, or at the
+/// start), and not a URL scheme (those are already left out as URLs).
+fn after_repo_name(before: &str) -> bool {
+    let name_start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || "_-.@".contains(*c)))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let name = &before[name_start..];
+    let boundary = before[..name_start]
+        .chars()
+        .next_back()
+        .is_none_or(|c| c.is_whitespace() || "([{<\"'`*|".contains(c));
+    !name.is_empty() && name.chars().next().is_some_and(char::is_alphanumeric) && boundary
 }

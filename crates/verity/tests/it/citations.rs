@@ -342,20 +342,35 @@ fn behaviour_claims_run_in_the_checkout_and_an_edited_checkout_is_refused() {
     let report: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("JSON report ({e}): {}", stderr(&out)));
     let text = report.to_string();
-    assert!(text.contains("1 of 3 behaviour claims did not hold"), "{text}");
+    assert!(
+        text.contains("1 of 3 behaviour claims did not hold"),
+        "{text}"
+    );
     assert!(text.contains("expected 2"), "{text}");
 
     // The same answer, checked alone against the checkout.
     write_tree(d, &[("answer.json", &answer)]);
     let out = run_code(
-        verity(d).args(["check", "citations", "answer.json", "--repo", "s/repos/calc"]),
+        verity(d).args([
+            "check",
+            "citations",
+            "answer.json",
+            "--repo",
+            "s/repos/calc",
+        ]),
         1,
     );
     assert!(stdout(&out).contains("behaviour"), "{}", stdout(&out));
 
     // Edit the checkout: the suite no longer validates, and the error says why.
     run_code(verity(d).args(["validate", "s"]), 0);
-    write_tree(d, &[("s/repos/calc/calc/ops.py", "def add(a, b):\n    return a - b\n")]);
+    write_tree(
+        d,
+        &[(
+            "s/repos/calc/calc/ops.py",
+            "def add(a, b):\n    return a - b\n",
+        )],
+    );
     let out = verity(d).args(["validate", "s"]).output().unwrap();
     assert_ne!(out.status.code(), Some(0));
     let err = stderr(&out);
