@@ -687,6 +687,24 @@ pub fn parse_json(o: &serde_json::Map<String, Value>) -> Parsed {
     }
 }
 
+/// Does `before` (the text up to a `:`) end with a repository name standing alone, as in
+/// `mylib:src/parser.ts:10-20` (how code search hits are headed)? A name is letters, digits,
+/// `_`, `-`, `.` or `@`, starting a word (after whitespace, a bracket or a quote, or at the
+/// start), and not a URL scheme (those are already left out as URLs).
+fn after_repo_name(before: &str) -> bool {
+    let name_start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || "_-.@".contains(*c)))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let name = &before[name_start..];
+    let boundary = before[..name_start]
+        .chars()
+        .next_back()
+        .is_none_or(|c| c.is_whitespace() || "([{<\"'`*|".contains(c));
+    !name.is_empty() && name.chars().next().is_some_and(char::is_alphanumeric) && boundary
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -813,22 +831,4 @@ mod tests {
                 .starts_with("the answer is not JSON")
         );
     }
-}
-
-/// Does `before` (the text up to a `:`) end with a repository name standing alone, as in
-/// `mylib:src/parser.ts:10-20` (how code search hits are headed)? A name is letters, digits,
-/// `_`, `-`, `.` or `@`, starting a word (after whitespace, a bracket or a quote, or at the
-/// start), and not a URL scheme (those are already left out as URLs).
-fn after_repo_name(before: &str) -> bool {
-    let name_start = before
-        .char_indices()
-        .rev()
-        .find(|(_, c)| !(c.is_alphanumeric() || "_-.@".contains(*c)))
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let name = &before[name_start..];
-    let boundary = before[..name_start]
-        .chars()
-        .next_back()
-        .is_none_or(|c| c.is_whitespace() || "([{<\"'`*|".contains(c));
-    !name.is_empty() && name.chars().next().is_some_and(char::is_alphanumeric) && boundary
 }
