@@ -243,21 +243,6 @@ fn usable_name(name: &str) -> bool {
         && !n.contains(char::is_whitespace)
 }
 
-fn kind_name(k: SymbolKind) -> &'static str {
-    match k {
-        SymbolKind::Function => "function",
-        SymbolKind::Method => "method",
-        SymbolKind::Class => "class",
-        SymbolKind::Struct => "struct",
-        SymbolKind::Enum => "enum",
-        SymbolKind::Trait => "trait",
-        SymbolKind::Interface => "interface",
-        SymbolKind::Protocol => "protocol",
-        SymbolKind::TypeAlias => "type_alias",
-        SymbolKind::Constant => "constant",
-    }
-}
-
 /// How a kind reads in a question (`type alias`, not `type_alias`).
 fn kind_words(k: &str) -> String {
     k.replace('_', " ")
@@ -349,7 +334,7 @@ fn candidates_of(f: &Facts, seed: u64, cov: &mut Coverage) -> Vec<Base> {
         let subject = subject_of(s);
         bump(cov, "symbols", Some(&s.file), subject.is_some());
         let Some(subject) = subject else { continue };
-        let kind = kind_name(s.kind).to_string();
+        let kind = s.kind.name().to_string();
         out.push(base(
             "defined_in",
             kind.clone(),
@@ -584,7 +569,7 @@ fn candidates_of(f: &Facts, seed: u64, cov: &mut Coverage) -> Vec<Base> {
         };
         let kind = sym_kind
             .get(child.as_str())
-            .map(|k| kind_name(*k))
+            .map(|k| k.name())
             .unwrap_or("type");
         let ps: Vec<String> = ps.into_iter().collect();
         out.push(base(

@@ -154,6 +154,22 @@ pub enum SymbolKind {
 }
 
 impl SymbolKind {
+    /// The name used in facts files (`function`, `type_alias`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            SymbolKind::Function => "function",
+            SymbolKind::Method => "method",
+            SymbolKind::Class => "class",
+            SymbolKind::Struct => "struct",
+            SymbolKind::Enum => "enum",
+            SymbolKind::Trait => "trait",
+            SymbolKind::Interface => "interface",
+            SymbolKind::Protocol => "protocol",
+            SymbolKind::TypeAlias => "type_alias",
+            SymbolKind::Constant => "constant",
+        }
+    }
+
     /// Callable kinds: functions and methods.
     pub fn is_callable(self) -> bool {
         matches!(self, SymbolKind::Function | SymbolKind::Method)

@@ -1178,16 +1178,8 @@ fn remove_words(query: &str, names: &[String]) -> String {
 impl RepoSymbol {
     fn kind_word(&self) -> &'static str {
         match self.kind {
-            SymbolKind::Function => "function",
-            SymbolKind::Method => "method",
-            SymbolKind::Class => "class",
-            SymbolKind::Struct => "struct",
-            SymbolKind::Enum => "enum",
-            SymbolKind::Trait => "trait",
-            SymbolKind::Interface => "interface",
-            SymbolKind::Protocol => "protocol",
             SymbolKind::TypeAlias => "type",
-            SymbolKind::Constant => "constant",
+            k => k.name(),
         }
     }
 
