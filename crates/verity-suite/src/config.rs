@@ -982,9 +982,11 @@ impl Loader<'_> {
         let Some(rel) = self.str(f, e) else { return };
         let dir = self.root.join(&rel);
         let dir = std::path::absolute(&dir).unwrap_or(dir);
+        let mut missing = Vec::new();
         for (name, facts) in data {
             let repo = dir.join(name);
             if !repo.is_dir() {
+                missing.push(name.as_str());
                 continue;
             }
             let stated = facts["repo"]["content_hash"].as_str().unwrap_or_default();
@@ -1011,6 +1013,25 @@ impl Loader<'_> {
                     self.push(d);
                 }
             }
+        }
+        if !missing.is_empty() {
+            let fetch = if self.root.join(crate::REPOS_FILE).is_file() {
+                "`verity corpus fetch` downloads the pinned repositories of repos.toml into it"
+            } else {
+                "put each repository's checkout there as NAME/"
+            };
+            self.push(
+                Diagnostic::warning(
+                    "missing-checkout",
+                    format!(
+                        "no checkout of {} in `{rel}`: behaviour claims about {} will not be run",
+                        missing.join(", "),
+                        if missing.len() == 1 { "it" } else { "them" }
+                    ),
+                )
+                .at_span(f, e.value.span.clone())
+                .with_help(fetch),
+            );
         }
         options.insert(
             "checkouts".into(),

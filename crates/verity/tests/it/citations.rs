@@ -376,6 +376,12 @@ fn behaviour_claims_run_in_the_checkout_and_an_edited_checkout_is_refused() {
     let err = stderr(&out);
     assert!(err.contains("edited after `verity facts extract`"), "{err}");
     assert!(err.contains("suite.toml:8:"), "{err}");
+
+    // Without the checkout: a warning that behaviour claims will not run, and how to get it.
+    std::fs::remove_dir_all(d.join("s/repos/calc")).unwrap();
+    let out = run_code(verity(d).args(["validate", "s"]), 0);
+    let err = stderr(&out);
+    assert!(err.contains("no checkout of calc in `repos`"), "{err}");
 }
 
 /// The built-in suite end to end on the embedded model CI pulls (SmolLM2): the five real
