@@ -830,15 +830,7 @@ fn citations(view: &RunView, out: &mut String) {
     head.extend(targets.iter().map(|t| t.show()));
     rows.push(head);
     for v in &view.citations {
-        let counts = [
-            (v.citations_verified, v.citations),
-            (v.claims_verified, v.claims),
-            (v.groups_consistent, v.groups),
-            (
-                v.citations + v.claims - v.citations_verified - v.claims_verified,
-                v.citations + v.claims,
-            ),
-        ];
+        let counts = v.counts();
         let mut row = vec![code(&v.variant)];
         for (t, (num, den)) in targets.iter().zip(counts) {
             let value = t.value(v);

@@ -493,6 +493,21 @@ fn ratio(num: u64, den: u64) -> Option<f64> {
 }
 
 impl CitationVariant {
+    /// (numerator, denominator) of each of the four metrics, in [`Self::TARGETS`]' order:
+    /// verified / all citations, verified / all claims, consistent / judged groups, failed /
+    /// all citations and claims.
+    pub fn counts(&self) -> [(u64, u64); 4] {
+        [
+            (self.citations_verified, self.citations),
+            (self.claims_verified, self.claims),
+            (self.groups_consistent, self.groups),
+            (
+                self.citations + self.claims - self.citations_verified - self.claims_verified,
+                self.citations + self.claims,
+            ),
+        ]
+    }
+
     /// The seed's four verification metrics and their targets, in the seed's order.
     pub const TARGETS: [CitationTarget; 4] = [
         CitationTarget {

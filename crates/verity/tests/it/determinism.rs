@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::support::{repo_root, stderr, verity};
+use crate::support::{repo_root, run_builtin_quick};
 
 fn variant<'a>(report: &'a Value, name: &str) -> &'a Value {
     report["determinism"]
@@ -23,22 +23,9 @@ fn variant<'a>(report: &'a Value, name: &str) -> &'a Value {
 fn the_determinism_suite_tells_temperature_0_from_0_8() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("v.db");
-    let out = verity(&repo_root())
-        .args(["run", "suites/determinism", "--quick", "--format", "json"])
-        .args(["--model", "smollm2-135m-instruct", "--db"])
-        .arg(&db)
-        .output()
-        .unwrap();
     // The verdict follows the gates on the temperature-0 variants; what this small model
     // plans may break the integrity rule, so only a crash or a usage error is wrong here.
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "exit {:?}: {}",
-        out.status.code(),
-        stderr(&out)
-    );
-    let report: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("stdout is the JSON report ({e}): {}", stderr(&out)));
+    let report = run_builtin_quick("suites/determinism", &db);
     // --quick: two documents, `[run] quick_epochs = 3` epochs each (not the suite's 5), four
     // variants.
     assert_eq!(report["run"]["epochs"], 3);

@@ -65,6 +65,26 @@ pub fn repo_root() -> PathBuf {
         .unwrap()
 }
 
+/// `verity run SUITE --quick --format json` on the embedded model CI pulls (SmolLM2), for a
+/// built-in suite, stored in `db`: the JSON report from standard output. The verdict may be a
+/// regression (exit 1: a small model misses a suite's gates); a crash or a usage error fails.
+pub fn run_builtin_quick(suite: &str, db: &Path) -> serde_json::Value {
+    let out = verity(&repo_root())
+        .args(["run", suite, "--quick", "--format", "json"])
+        .args(["--model", "smollm2-135m-instruct", "--db"])
+        .arg(db)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "exit {:?}: {}",
+        out.status.code(),
+        stderr(&out)
+    );
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is the JSON report ({e}): {}", stderr(&out)))
+}
+
 /// insta settings that hide run ids, times, durations and temp paths.
 pub fn filters() -> insta::Settings {
     let mut s = insta::Settings::clone_current();
