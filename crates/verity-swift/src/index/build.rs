@@ -101,6 +101,60 @@ struct GSymbol {
     synthesized: bool,
     #[serde(default, rename = "x-actor")]
     actor: bool,
+    #[serde(default, rename = "x-objc-selector")]
+    selector: Option<String>,
+    #[serde(default, rename = "declarationFragments")]
+    fragments: Option<Vec<GFragment>>,
+    #[serde(default, rename = "functionSignature")]
+    signature: Option<GSignature>,
+    #[serde(default, rename = "swiftGenerics")]
+    generics: Option<GGenerics>,
+}
+
+/// A token of a declaration as SymbolKit writes it.
+#[derive(Deserialize)]
+struct GFragment {
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    spelling: String,
+}
+
+#[derive(Deserialize)]
+struct GSignature {
+    #[serde(default)]
+    parameters: Vec<GParam>,
+    #[serde(default)]
+    returns: Vec<GFragment>,
+}
+
+#[derive(Deserialize)]
+struct GParam {
+    #[serde(default, rename = "declarationFragments")]
+    fragments: Vec<GFragment>,
+}
+
+#[derive(Deserialize)]
+struct GGenerics {
+    #[serde(default)]
+    parameters: Vec<GGenericParam>,
+    #[serde(default)]
+    constraints: Vec<GConstraint>,
+}
+
+#[derive(Deserialize)]
+struct GGenericParam {
+    name: String,
+}
+
+#[derive(Deserialize)]
+struct GConstraint {
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    lhs: String,
+    #[serde(default)]
+    rhs: String,
 }
 
 #[derive(Deserialize)]
@@ -138,27 +192,6 @@ struct GRel {
     target_fallback: Option<String>,
 }
 
-struct RawAvail {
-    domain: Domain,
-    flags: u8,
-    introduced: Option<Version>,
-    deprecated: Option<Version>,
-    obsoleted: Option<Version>,
-    message: Option<String>,
-    renamed: Option<String>,
-}
-
-struct RawSym {
-    module: String,
-    parent: String,
-    name: String,
-    kind: SymbolKind,
-    flags: u16,
-    defaulted: u64,
-    alts: Vec<String>,
-    avail: Vec<RawAvail>,
-}
-
 /// Finds `*.symbols.json` files under `dir` (recursively, a few levels deep), sorted.
 fn graph_files(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
     let rd = std::fs::read_dir(dir).map_err(|e| IndexError::Io {
@@ -186,6 +219,12 @@ fn graph_files(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
 /// Builds an index from every `*.symbols.json` under the given directories (or the files
 /// themselves, when a path is a file).
 pub fn build_index<P: AsRef<Path>>(dirs: &[P]) -> Result<Index> {
+    Ok(read_graphs(dirs)?.into_index())
+}
+
+/// Reads every `*.symbols.json` under the given directories (or the files themselves) into
+/// declarations.
+pub fn read_graphs<P: AsRef<Path>>(dirs: &[P]) -> Result<DeclSet> {
     let mut files = Vec::new();
     for d in dirs {
         let d = d.as_ref();
@@ -202,7 +241,7 @@ pub fn build_index<P: AsRef<Path>>(dirs: &[P]) -> Result<Index> {
             .collect();
         return Err(IndexError::NoGraphs(names.join(", ")));
     }
-    let mut b = Builder::default();
+    let mut b = GraphReader::default();
     for f in &files {
         let bytes = std::fs::read(f).map_err(|e| IndexError::Io {
             path: f.display().to_string(),
@@ -218,41 +257,30 @@ pub fn build_index<P: AsRef<Path>>(dirs: &[P]) -> Result<Index> {
 }
 
 #[derive(Default)]
-struct Builder {
-    syms: Vec<RawSym>,
-    /// precise id → (index into syms)
+struct GraphReader {
+    set: DeclSet,
+    /// precise id → (index into the declarations)
     by_precise: HashMap<String, usize>,
     /// precise id of an extension block → extended type path
     ext_targets: HashMap<String, String>,
-    rels: Vec<(String, String, Option<String>, u8)>,
+    rels: Vec<(String, String, Option<String>, bool)>,
     optional_reqs: Vec<String>,
-    modules: BTreeSet<String>,
-    platform: Option<Target>,
-    generators: BTreeSet<String>,
+    /// Module names seen so far (type spellings drop them).
+    known_modules: BTreeSet<String>,
 }
 
-fn avail_of(a: &GAvail) -> Option<RawAvail> {
+fn avail_of(a: &GAvail) -> Option<Availability> {
     let domain = match &a.domain {
         None => Domain::Any,
         Some(d) => Domain::from_graph(d)?,
     };
-    let mut flags = 0;
-    if a.uncond_unavailable {
-        flags |= A_UNAVAILABLE;
-    }
-    if a.uncond_deprecated {
-        flags |= A_UNCOND_DEPRECATED;
-    }
-    let deprecated = a.deprecated.map(Version::from);
-    if deprecated.is_some_and(Version::is_future) {
-        flags |= A_FUTURE;
-    }
-    Some(RawAvail {
-        domain,
-        flags,
+    Some(Availability {
+        domain: Some(domain),
         introduced: a.introduced.map(Version::from),
-        deprecated,
+        deprecated: a.deprecated.map(Version::from),
         obsoleted: a.obsoleted.map(Version::from),
+        unavailable: a.uncond_unavailable,
+        unconditionally_deprecated: a.uncond_deprecated,
         message: a.message.clone().filter(|m| !m.is_empty()),
         renamed: a.renamed.clone().filter(|m| !m.is_empty()),
     })
@@ -268,14 +296,237 @@ fn path_from_fallback(s: &str) -> Option<String> {
     (!rest.is_empty()).then(|| rest.to_owned())
 }
 
-impl Builder {
+/// Module names a type spelling may be qualified with, beyond the graphs' own: the
+/// standard library's and the common Apple modules (a graph of one module names others).
+const WELL_KNOWN_MODULES: &[&str] = &[
+    "Swift",
+    "_Concurrency",
+    "_StringProcessing",
+    "Foundation",
+    "SwiftUI",
+    "UIKit",
+    "AppKit",
+    "Combine",
+    "CoreGraphics",
+    "CoreFoundation",
+    "ObjectiveC",
+    "Darwin",
+    "Dispatch",
+    "Observation",
+    "SwiftData",
+    "CoreData",
+    "os",
+];
+
+fn join_fragments(f: &[GFragment]) -> String {
+    f.iter().map(|x| x.spelling.as_str()).collect()
+}
+
+/// Splits `text` at commas outside brackets.
+pub(crate) fn split_top_level(text: &str, sep: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '<' => depth += 1,
+            ')' | ']' | '>' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// The text between the parentheses that follow the declaration's name (the parameter
+/// list), from a joined declaration: `func f<T>(a: Int = 1) -> T` → `a: Int = 1`.
+fn parameter_list(decl: &str, keyword_name: &str) -> Option<String> {
+    let at = decl
+        .find(keyword_name)
+        .map_or(0, |i| i + keyword_name.len());
+    let rest = &decl[at..];
+    // skip a generic parameter clause
+    let mut chars = rest.char_indices().peekable();
+    let mut open = None;
+    let mut angle = 0i32;
+    for (i, c) in chars.by_ref() {
+        match c {
+            '<' => angle += 1,
+            '>' if angle > 0 => angle -= 1,
+            '(' if angle == 0 => {
+                open = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let open = open?;
+    let mut depth = 0i32;
+    for (i, c) in rest[open..].char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(rest[open + 1..open + i].to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether one parameter's declaration (`x: Int = 2`) has a default value.
+fn has_default(param: &str) -> bool {
+    split_top_level(param, '=').len() > 1
+}
+
+/// The type part of one parameter's declaration: `ext int: Int = 2` → `Int`.
+fn param_type(param: &str) -> Option<&str> {
+    let colon = split_top_level(param, ':');
+    if colon.len() < 2 {
+        return None;
+    }
+    let after = &param[colon[0].len() + 1..];
+    Some(split_top_level(after, '=')[0].trim())
+}
+
+impl GraphReader {
+    fn is_module(&self, m: &str) -> bool {
+        self.known_modules.contains(m) || WELL_KNOWN_MODULES.contains(&m)
+    }
+
+    fn norm_type(&self, s: &str) -> Option<String> {
+        let s = s.trim().trim_end_matches("...");
+        if s.is_empty() {
+            return None;
+        }
+        TypeRef::parse_normalized(s, &|m| self.is_module(m)).map(|t| t.to_string())
+    }
+
+    /// The types a symbol graph records: `functionSignature` (parameters aligned with the
+    /// title's labels, defaults from the declaration), the property type after the name in
+    /// `declarationFragments`, and `swiftGenerics`.
+    fn types_of(&self, s: &GSymbol, kind: SymbolKind, name: &str, d: &mut Decl) {
+        let decl = s.fragments.as_deref().map(join_fragments);
+        if let Some(sig) = &s.signature {
+            let labels = title_labels(name).unwrap_or_default();
+            let listed: Vec<String> = decl
+                .as_deref()
+                .and_then(|t| {
+                    let key = match kind {
+                        SymbolKind::Init => "init",
+                        SymbolKind::Subscript | SymbolKind::TypeSubscript => "subscript",
+                        _ => base_name(name),
+                    };
+                    parameter_list(t, key)
+                })
+                .map(|l| {
+                    split_top_level(&l, ',')
+                        .into_iter()
+                        .map(|p| p.trim().to_owned())
+                        .filter(|p| !p.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let params: Vec<Param> = sig
+                .parameters
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let text = join_fragments(&p.fragments);
+                    let ty = param_type(&text)
+                        .and_then(|t| self.norm_type(t))
+                        .unwrap_or_default();
+                    let default =
+                        listed.get(i).is_some_and(|l| has_default(l)) || has_default(&text);
+                    Param {
+                        label: labels.get(i).map_or("_", |l| *l).to_owned(),
+                        ty,
+                        default,
+                    }
+                })
+                .collect();
+            d.params = Some(params);
+            if kind != SymbolKind::Init {
+                let ret = join_fragments(&sig.returns);
+                d.ty = if ret.trim().is_empty() || ret.trim() == "()" {
+                    Some("Void".into())
+                } else {
+                    self.norm_type(&ret)
+                };
+            }
+            if let Some(t) = &decl {
+                let after_params = t.rsplit_once(')').map_or("", |(_, r)| r);
+                d.throws = after_params.contains("throws") || after_params.contains("rethrows");
+            }
+        }
+        if kind == SymbolKind::Init {
+            d.ty = Some(if d.failable { "Self?" } else { "Self" }.into());
+        }
+        if matches!(
+            kind,
+            SymbolKind::Property | SymbolKind::TypeProperty | SymbolKind::Var
+        ) && let Some(frags) = &s.fragments
+        {
+            // `var name: Type { get }`: the fragments after the identifier and ": "
+            if let Some(i) = frags.iter().position(|f| f.kind == "identifier") {
+                let rest = join_fragments(&frags[i + 1..]);
+                let rest = rest.trim_start().strip_prefix(':').unwrap_or("");
+                let rest = rest.split(" {").next().unwrap_or(rest);
+                let rest = split_top_level(rest, '=')[0];
+                d.ty = self.norm_type(rest);
+            }
+        }
+        if kind == SymbolKind::Typealias
+            && let Some(t) = &decl
+            && let Some((_, rhs)) = t.split_once('=')
+        {
+            d.ty = self.norm_type(rhs);
+        }
+        if let Some(g) = &s.generics {
+            let mut parts: Vec<String> = Vec::new();
+            for p in &g.parameters {
+                let cs: Vec<String> = g
+                    .constraints
+                    .iter()
+                    .filter(|c| c.lhs == p.name && c.kind != "sameType")
+                    .filter_map(|c| self.norm_type(&c.rhs))
+                    .collect();
+                if cs.is_empty() {
+                    parts.push(p.name.clone());
+                } else {
+                    parts.push(format!("{}: {}", p.name, cs.join(" & ")));
+                }
+            }
+            for c in &g.constraints {
+                let own = g.parameters.iter().any(|p| p.name == c.lhs);
+                if c.kind == "sameType" || !own {
+                    let op = if c.kind == "sameType" { "==" } else { ":" };
+                    if let Some(r) = self.norm_type(&c.rhs) {
+                        parts.push(format!("{} {op} {r}", c.lhs));
+                    }
+                }
+            }
+            if !parts.is_empty() {
+                d.generics = Some(parts.join(", "));
+            }
+        }
+    }
+
     fn add(&mut self, g: Graph) {
         let module = g.module.name;
-        self.modules.insert(module.clone());
+        self.set.modules.insert(module.clone());
+        self.known_modules.insert(module.clone());
         if let Some(gen_) = g.metadata.and_then(|m| m.generator) {
-            self.generators.insert(gen_);
+            self.set.sources.insert(gen_);
         }
-        if self.platform.is_none()
+        if self.set.platform.is_none()
             && let Some(os) = g.module.platform.and_then(|p| p.os)
         {
             let name = match os.name.as_str() {
@@ -287,7 +538,7 @@ impl Builder {
                 _ => None,
             };
             if let (Some(d), Some(v)) = (name, os.minimum) {
-                self.platform = Some(Target::new(d, v.into()));
+                self.set.platform = Some(Target::new(d, v.into()));
             }
         }
         for s in g.symbols {
@@ -303,63 +554,62 @@ impl Builder {
             }
             let kind = SymbolKind::from_identifier(&s.kind.identifier);
             let name = s.path[s.path.len() - 1].clone();
-            let parent = s.path[..s.path.len() - 1].join(".");
-            let mut flags = 0u16;
-            if s.approximate {
-                flags |= F_APPROX;
-            }
-            if s.synthesized || kind == SymbolKind::Extension {
-                flags |= F_SYNTH;
-            }
-            if s.is_async {
-                flags |= F_ASYNC;
-            }
-            if s.failable {
-                flags |= F_FAILABLE;
-            }
-            if s.identifier.precise.starts_with("c:") {
-                flags |= F_OBJC;
-            }
-            if s.actor {
-                flags |= F_ACTOR;
-            }
-            if s.extension
-                .as_ref()
-                .is_some_and(|e| !e.constraints.is_empty())
-            {
-                flags |= F_CONSTRAINED;
-            }
-            let defaulted = s
-                .defaulted
-                .iter()
-                .filter(|&&i| i < 64)
-                .fold(0u64, |acc, &i| acc | 1 << i);
             if kind == SymbolKind::Extension {
                 self.ext_targets
                     .insert(s.identifier.precise.clone(), s.path.join("."));
             }
-            self.by_precise
-                .insert(s.identifier.precise.clone(), self.syms.len());
-            self.syms.push(RawSym {
+            let mut d = Decl {
                 module: module.clone(),
-                parent,
-                name,
+                path: s.path.clone(),
                 kind,
-                flags,
-                defaulted,
-                alts: s.alternates,
-                avail: s.availability.iter().filter_map(avail_of).collect(),
-            });
+                availability: s.availability.iter().filter_map(avail_of).collect(),
+                is_async: s.is_async,
+                failable: s.failable,
+                objc: s.identifier.precise.starts_with("c:"),
+                approximate: s.approximate,
+                synthesized: s.synthesized || kind == SymbolKind::Extension,
+                actor: s.actor,
+                constrained: s
+                    .extension
+                    .as_ref()
+                    .is_some_and(|e| !e.constraints.is_empty()),
+                selector: s.selector.clone(),
+                ..Decl::default()
+            };
+            self.types_of(&s, kind, &name, &mut d);
+            if s.signature.is_none() && !s.defaulted.is_empty() {
+                // the facts-only graphs record which arguments have defaults, not their types
+                let labels = title_labels(&name).unwrap_or_default();
+                d.params = Some(
+                    labels
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| Param {
+                            label: (*l).to_owned(),
+                            ty: String::new(),
+                            default: s.defaulted.contains(&(i as u32)),
+                        })
+                        .collect(),
+                );
+            }
+            d.alternates = s.alternates;
+            self.by_precise
+                .insert(s.identifier.precise.clone(), self.set.decls.len());
+            self.set.decls.push(d);
         }
         for r in g.relationships {
             match r.kind.as_str() {
-                "conformsTo" => self.rels.push((r.source, r.target, r.target_fallback, 0)),
-                "inheritsFrom" => self.rels.push((r.source, r.target, r.target_fallback, 1)),
+                "conformsTo" => self
+                    .rels
+                    .push((r.source, r.target, r.target_fallback, false)),
+                "inheritsFrom" => self
+                    .rels
+                    .push((r.source, r.target, r.target_fallback, true)),
                 "extensionTo" => {
                     let t = self
                         .by_precise
                         .get(&r.target)
-                        .map(|&i| joined(&self.syms[i]))
+                        .map(|&i| self.set.decls[i].joined())
                         .or_else(|| r.target_fallback.as_deref().and_then(path_from_fallback));
                     if let Some(t) = t {
                         self.ext_targets.insert(r.source, t);
@@ -376,21 +626,21 @@ impl Builder {
             return Some(t.clone());
         }
         if let Some(&i) = self.by_precise.get(precise) {
-            return Some(joined(&self.syms[i]));
+            return Some(self.set.decls[i].joined());
         }
         fallback
             .and_then(path_from_fallback)
             .or_else(|| path_from_fallback(precise))
     }
 
-    fn finish(mut self) -> Index {
+    fn finish(mut self) -> DeclSet {
         for p in std::mem::take(&mut self.optional_reqs) {
             if let Some(&i) = self.by_precise.get(&p) {
-                self.syms[i].flags |= F_OPTIONAL_REQ;
+                self.set.decls[i].optional_requirement = true;
             }
         }
-        let mut edges: BTreeSet<(String, String, u8)> = BTreeSet::new();
-        for (src, tgt, fb, kind) in &self.rels {
+        let mut edges = Vec::new();
+        for (src, tgt, fb, inherits) in &self.rels {
             let (Some(s), Some(t)) = (
                 self.type_path(src, None),
                 self.type_path(tgt, fb.as_deref()),
@@ -398,127 +648,213 @@ impl Builder {
                 continue;
             };
             if s != t {
-                edges.insert((s, t, *kind));
-            }
-        }
-        // The string table: every string any field refers to, sorted.
-        let mut set: BTreeSet<&str> = BTreeSet::new();
-        set.insert("");
-        for s in &self.syms {
-            set.insert(&s.module);
-            set.insert(&s.parent);
-            set.insert(&s.name);
-            set.insert(base_name(&s.name));
-            for a in &s.alts {
-                set.insert(a);
-                set.insert(base_name(a));
-            }
-            for a in &s.avail {
-                if let Some(m) = &a.message {
-                    set.insert(m);
-                }
-                if let Some(m) = &a.renamed {
-                    set.insert(m);
-                }
-            }
-        }
-        for (s, t, _) in &edges {
-            set.insert(s);
-            set.insert(t);
-        }
-        let strings: Vec<&str> = set.into_iter().collect();
-        let ids: HashMap<&str, u32> = strings
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (*s, i as u32))
-            .collect();
-        let id = |s: &str| ids.get(s).copied().unwrap_or(0);
-        let mut blob = String::new();
-        let mut offsets = Vec::with_capacity(strings.len() + 1);
-        for s in &strings {
-            offsets.push(blob.len() as u32);
-            blob.push_str(s);
-        }
-        offsets.push(blob.len() as u32);
-
-        let mut order: Vec<usize> = (0..self.syms.len()).collect();
-        order.sort_by_key(|&i| {
-            let s = &self.syms[i];
-            (id(&s.parent), id(&s.name), id(&s.module), s.kind.code(), i)
-        });
-        let mut syms = Vec::with_capacity(order.len());
-        let mut avail = Vec::new();
-        let mut alts = Vec::new();
-        for &i in &order {
-            let r = &self.syms[i];
-            let alt_start = alts.len() as u32;
-            for a in &r.alts {
-                alts.push(id(a));
-            }
-            let av_start = avail.len() as u32;
-            for a in &r.avail {
-                avail.push(Avail {
-                    domain: a.domain,
-                    flags: a.flags,
-                    introduced: a.introduced,
-                    deprecated: a.deprecated,
-                    obsoleted: a.obsoleted,
-                    message: a.message.as_deref().map_or(NONE, id),
-                    renamed: a.renamed.as_deref().map_or(NONE, id),
+                edges.push(Relation {
+                    source: s,
+                    target: t,
+                    inherits: *inherits,
                 });
             }
-            syms.push(Sym {
-                module: id(&r.module),
-                parent: id(&r.parent),
-                name: id(&r.name),
-                base: id(base_name(&r.name)),
-                kind: r.kind,
-                flags: r.flags,
-                defaulted: r.defaulted,
-                alt_start,
-                alt_len: r.alts.len() as u32,
-                av_start,
-                av_len: r.avail.len() as u32,
-            });
         }
-        let supers: Vec<(u32, u32, u8)> =
-            edges.iter().map(|(s, t, k)| (id(s), id(t), *k)).collect();
-        let modules: Vec<u32> = self.modules.iter().map(|m| id(m)).collect();
-        let label = match self.platform {
-            Some(t) => format!("{} {}", t.domain, t.version),
-            None => "symbol graphs".to_owned(),
-        };
-        let meta = IndexMeta {
-            label,
-            platform: self.platform,
-            source: self.generators.into_iter().collect::<Vec<_>>().join("; "),
-            symbols: syms.len() as u32,
-            modules: modules.len() as u32,
-        };
-        let mut index = Index {
-            meta,
-            blob,
-            offsets,
-            syms,
-            avail,
-            alts,
-            by_base: Vec::new(),
-            alt_base: Vec::new(),
-            supers,
-            modules,
-        };
-        index.by_base = derive_by_base(&index.syms);
-        index.alt_base = derive_alt_base(&index);
-        index
+        self.set.relations = edges;
+        self.set
     }
 }
 
-fn joined(s: &RawSym) -> String {
-    if s.parent.is_empty() {
-        s.name.clone()
-    } else {
-        format!("{}.{}", s.parent, s.name)
+/// The one way from declarations to an [`Index`]: the sorted string table, symbols sorted by
+/// (parent, name, module, kind), availability, alternates, parameters, supertypes.
+pub(super) fn index_from_decls(set: DeclSet) -> Index {
+    let DeclSet {
+        decls,
+        relations,
+        modules: module_names,
+        platform,
+        sources,
+    } = set;
+    let parents: Vec<String> = decls
+        .iter()
+        .map(|d| d.path[..d.path.len().saturating_sub(1)].join("."))
+        .collect();
+    let names: Vec<&str> = decls
+        .iter()
+        .map(|d| d.path.last().map_or("", String::as_str))
+        .collect();
+    let edges: BTreeSet<(&str, &str, u8)> = relations
+        .iter()
+        .filter(|r| r.source != r.target)
+        .map(|r| (r.source.as_str(), r.target.as_str(), u8::from(r.inherits)))
+        .collect();
+    // The string table: every string any field refers to, sorted.
+    let mut set: BTreeSet<&str> = BTreeSet::new();
+    set.insert("");
+    for (i, d) in decls.iter().enumerate() {
+        set.insert(&d.module);
+        set.insert(&parents[i]);
+        set.insert(names[i]);
+        set.insert(base_name(names[i]));
+        for a in &d.alternates {
+            set.insert(a);
+            set.insert(base_name(a));
+        }
+        for a in &d.availability {
+            if let Some(m) = &a.message {
+                set.insert(m);
+            }
+            if let Some(m) = &a.renamed {
+                set.insert(m);
+            }
+        }
+        if let Some(t) = &d.ty {
+            set.insert(t);
+        }
+        if let Some(g) = &d.generics {
+            set.insert(g);
+        }
+        for p in d.params.iter().flatten() {
+            set.insert(&p.label);
+            set.insert(&p.ty);
+        }
     }
+    for (s, t, _) in &edges {
+        set.insert(s);
+        set.insert(t);
+    }
+    for m in &module_names {
+        set.insert(m);
+    }
+    let strings: Vec<&str> = set.into_iter().collect();
+    let ids: HashMap<&str, u32> = strings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (*s, i as u32))
+        .collect();
+    let id = |s: &str| ids.get(s).copied().unwrap_or(0);
+    let mut blob = String::new();
+    let mut offsets = Vec::with_capacity(strings.len() + 1);
+    for s in &strings {
+        offsets.push(blob.len() as u32);
+        blob.push_str(s);
+    }
+    offsets.push(blob.len() as u32);
+
+    let mut order: Vec<usize> = (0..decls.len()).collect();
+    order.sort_by_key(|&i| {
+        let d = &decls[i];
+        (
+            id(&parents[i]),
+            id(names[i]),
+            id(&d.module),
+            d.kind.code(),
+            i,
+        )
+    });
+    let mut syms = Vec::with_capacity(order.len());
+    let mut avail = Vec::new();
+    let mut alts = Vec::new();
+    let mut params = Vec::new();
+    for &i in &order {
+        let d = &decls[i];
+        let alt_start = alts.len() as u32;
+        for a in &d.alternates {
+            alts.push(id(a));
+        }
+        let av_start = avail.len() as u32;
+        for a in &d.availability {
+            let mut flags = 0;
+            if a.unavailable {
+                flags |= A_UNAVAILABLE;
+            }
+            if a.unconditionally_deprecated {
+                flags |= A_UNCOND_DEPRECATED;
+            }
+            if a.deprecated.is_some_and(Version::is_future) {
+                flags |= A_FUTURE;
+            }
+            avail.push(Avail {
+                domain: a.domain.unwrap_or(Domain::Any),
+                flags,
+                introduced: a.introduced,
+                deprecated: a.deprecated,
+                obsoleted: a.obsoleted,
+                message: a.message.as_deref().map_or(NONE, id),
+                renamed: a.renamed.as_deref().map_or(NONE, id),
+            });
+        }
+        let par_start = params.len() as u32;
+        let mut defaulted = 0u64;
+        for (j, p) in d.params.iter().flatten().enumerate() {
+            if p.default && j < 64 {
+                defaulted |= 1 << j;
+            }
+            params.push(Par {
+                label: id(&p.label),
+                ty: if p.ty.is_empty() { NONE } else { id(&p.ty) },
+                flags: u8::from(p.default),
+            });
+        }
+        let mut flags = 0u16;
+        for (on, bit) in [
+            (d.approximate, F_APPROX),
+            (d.synthesized, F_SYNTH),
+            (d.is_async, F_ASYNC),
+            (d.failable, F_FAILABLE),
+            (d.objc, F_OBJC),
+            (d.optional_requirement, F_OPTIONAL_REQ),
+            (d.actor, F_ACTOR),
+            (d.constrained, F_CONSTRAINED),
+            (d.throws, F_THROWS),
+            (d.params.is_some(), F_PARAMS),
+        ] {
+            if on {
+                flags |= bit;
+            }
+        }
+        syms.push(Sym {
+            module: id(&d.module),
+            parent: id(&parents[i]),
+            name: id(names[i]),
+            base: id(base_name(names[i])),
+            kind: d.kind,
+            flags,
+            defaulted,
+            alt_start,
+            alt_len: d.alternates.len() as u32,
+            av_start,
+            av_len: d.availability.len() as u32,
+            ty: d.ty.as_deref().map_or(NONE, id),
+            generics: d.generics.as_deref().map_or(NONE, id),
+            par_start,
+            par_len: d.params.as_ref().map_or(0, |p| p.len() as u32),
+        });
+    }
+    let supers: Vec<(u32, u32, u8)> = edges.iter().map(|(s, t, k)| (id(s), id(t), *k)).collect();
+    let modules: Vec<u32> = module_names.iter().map(|m| id(m)).collect();
+    let label = match platform {
+        Some(t) => format!("{} {}", t.domain, t.version),
+        None => "symbol graphs".to_owned(),
+    };
+    let meta = IndexMeta {
+        label,
+        platform,
+        source: sources.into_iter().collect::<Vec<_>>().join("; "),
+        symbols: syms.len() as u32,
+        modules: modules.len() as u32,
+    };
+    let mut index = Index {
+        meta,
+        blob,
+        offsets,
+        syms,
+        avail,
+        alts,
+        params,
+        by_base: Vec::new(),
+        alt_base: Vec::new(),
+        supers,
+        modules,
+    };
+    index.by_base = derive_by_base(&index.syms);
+    index.alt_base = derive_alt_base(&index);
+    index
 }
 
 pub(super) fn derive_by_base(syms: &[Sym]) -> Vec<u32> {

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! "VIDX" | format version: u32 LE | payload length: u64 LE | zstd frame (with checksum)
-//! payload = meta | strings | modules | symbols | availability | alternates | supertypes
+//! payload = meta | strings | modules | symbols | availability | alternates | parameters
+//!           | supertypes | by-base permutation | alternate-title index
 //! ```
 //!
 //! Every integer in the payload is an unsigned LEB128 varint; strings are a length plus UTF-8
@@ -14,7 +15,7 @@
 use super::*;
 
 /// Bump when the payload layout changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 const MAGIC: &[u8; 4] = b"VIDX";
 /// Refuse payloads larger than this (a damaged or hostile length field).
 const MAX_PAYLOAD: u64 = 1 << 30;
@@ -140,6 +141,14 @@ pub(super) fn encode(ix: &Index) -> Vec<u8> {
         w.u(s.defaulted);
         w.u(u64::from(s.alt_len));
         w.u(u64::from(s.av_len));
+        // optional string ids stored plus one (0 = none)
+        w.u(if s.ty == NONE { 0 } else { u64::from(s.ty) + 1 });
+        w.u(if s.generics == NONE {
+            0
+        } else {
+            u64::from(s.generics) + 1
+        });
+        w.u(u64::from(s.par_len));
     }
     // availability, in symbol order
     w.u(ix.avail.len() as u64);
@@ -169,6 +178,13 @@ pub(super) fn encode(ix: &Index) -> Vec<u8> {
     w.u(ix.alts.len() as u64);
     for &a in &ix.alts {
         w.u(u64::from(a));
+    }
+    // parameters
+    w.u(ix.params.len() as u64);
+    for p in &ix.params {
+        w.u(u64::from(p.label));
+        w.u(if p.ty == NONE { 0 } else { u64::from(p.ty) + 1 });
+        w.0.push(p.flags);
     }
     // supertypes
     w.u(ix.supers.len() as u64);
@@ -277,7 +293,8 @@ fn decode_payload(p: &[u8]) -> Result<Index> {
     let nsym = r.count()?;
     let mut syms = Vec::with_capacity(nsym);
     let mut parent = 0u32;
-    let (mut alt_at, mut av_at) = (0u64, 0u64);
+    let (mut alt_at, mut av_at, mut par_at) = (0u64, 0u64, 0u64);
+    let opt_sid = |v: u32| if v == 0 { Ok(NONE) } else { sid(v - 1) };
     for _ in 0..nsym {
         parent = sid(parent.checked_add(r.u32()?).ok_or_else(|| bad("parent"))?)?;
         let name = sid(r.u32()?)?;
@@ -288,6 +305,9 @@ fn decode_payload(p: &[u8]) -> Result<Index> {
         let defaulted = r.u()?;
         let alt_len = r.u32()?;
         let av_len = r.u32()?;
+        let ty = opt_sid(r.u32()?)?;
+        let generics = opt_sid(r.u32()?)?;
+        let par_len = r.u32()?;
         syms.push(Sym {
             module,
             parent,
@@ -300,9 +320,14 @@ fn decode_payload(p: &[u8]) -> Result<Index> {
             alt_len,
             av_start: u32::try_from(av_at).map_err(|_| bad("availability"))?,
             av_len,
+            ty,
+            generics,
+            par_start: u32::try_from(par_at).map_err(|_| bad("parameters"))?,
+            par_len,
         });
         alt_at += u64::from(alt_len);
         av_at += u64::from(av_len);
+        par_at += u64::from(par_len);
     }
     // availability
     let na = r.count()?;
@@ -352,6 +377,21 @@ fn decode_payload(p: &[u8]) -> Result<Index> {
     let mut alts = Vec::with_capacity(nalt);
     for _ in 0..nalt {
         alts.push(sid(r.u32()?)?);
+    }
+    // parameters
+    let np = r.count()?;
+    if np as u64 != par_at {
+        return Err(bad("parameters count"));
+    }
+    let mut params = Vec::with_capacity(np);
+    for _ in 0..np {
+        let label = sid(r.u32()?)?;
+        let ty = opt_sid(r.u32()?)?;
+        params.push(Par {
+            label,
+            ty,
+            flags: r.byte()?,
+        });
     }
     // supertypes
     let nsup = r.count()?;
@@ -406,6 +446,7 @@ fn decode_payload(p: &[u8]) -> Result<Index> {
         syms,
         avail,
         alts,
+        params,
         by_base,
         alt_base,
         supers,

@@ -8,7 +8,9 @@
 
 mod build;
 mod format;
+mod raw;
 mod status;
+mod types;
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -16,9 +18,11 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use build::build_index;
+pub use build::{build_index, read_graphs};
 pub use format::FORMAT_VERSION;
+pub use raw::{Decl, DeclSet, Param, Relation};
 pub use status::{Deprecation, SymbolStatus};
+pub use types::{NameComp, TypeRef};
 
 use crate::version::{Domain, Target, Version};
 
@@ -42,7 +46,7 @@ pub enum IndexError {
 pub type Result<T, E = IndexError> = std::result::Result<T, E>;
 
 /// A symbol's kind, as the symbol graph's `kind.identifier` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SymbolKind {
     Struct,
     Class,
@@ -65,6 +69,7 @@ pub enum SymbolKind {
     /// An extension block, or a placeholder for a type known only through extensions.
     Extension,
     Deinit,
+    #[default]
     Other,
 }
 
@@ -198,6 +203,9 @@ pub(crate) const F_OBJC: u16 = 1 << 4;
 pub(crate) const F_OPTIONAL_REQ: u16 = 1 << 5;
 pub(crate) const F_ACTOR: u16 = 1 << 6;
 pub(crate) const F_CONSTRAINED: u16 = 1 << 7;
+pub(crate) const F_THROWS: u16 = 1 << 8;
+/// The symbol's parameters are recorded (possibly none).
+pub(crate) const F_PARAMS: u16 = 1 << 9;
 
 // Availability entry flags.
 pub(crate) const A_UNAVAILABLE: u8 = 1;
@@ -258,6 +266,18 @@ pub struct SymbolFacts {
     /// 0-based indexes of parameters with default values.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defaulted_args: Vec<u8>,
+    /// A property's type, a callable's return type, an initializer's `Self` / `Self?`, a
+    /// typealias's aliased type (normalized, see [`TypeRef`]).
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "type")]
+    pub ty: Option<String>,
+    /// A callable's parameters (an enum case's payload), when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<Vec<Param>>,
+    /// Generic parameters and constraints: `T: Decodable, U == Int`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generics: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub throws: bool,
 }
 
 impl SymbolFacts {
@@ -301,6 +321,21 @@ pub(crate) struct Sym {
     pub(crate) alt_len: u32,
     pub(crate) av_start: u32,
     pub(crate) av_len: u32,
+    /// The type string (see [`SymbolFacts::ty`]), or `NONE`.
+    pub(crate) ty: u32,
+    /// The generic signature string, or `NONE`.
+    pub(crate) generics: u32,
+    pub(crate) par_start: u32,
+    pub(crate) par_len: u32,
+}
+
+/// One parameter of a symbol: label and type string ids (`ty` may be `NONE`), flags
+/// (`1`: has a default value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Par {
+    pub(crate) label: u32,
+    pub(crate) ty: u32,
+    pub(crate) flags: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,6 +364,8 @@ pub struct Index {
     pub(crate) syms: Vec<Sym>,
     pub(crate) avail: Vec<Avail>,
     pub(crate) alts: Vec<u32>,
+    /// Parameters, in symbol order.
+    pub(crate) params: Vec<Par>,
     /// Symbol ids sorted by (base string, id).
     pub(crate) by_base: Vec<u32>,
     /// (base of an alternate title, symbol id), sorted.
@@ -441,6 +478,44 @@ impl Index {
     pub(crate) fn avails(&self, s: &Sym) -> &[Avail] {
         let a = s.av_start as usize;
         self.avail.get(a..a + s.av_len as usize).unwrap_or_default()
+    }
+
+    pub(crate) fn pars(&self, s: &Sym) -> &[Par] {
+        let a = s.par_start as usize;
+        self.params
+            .get(a..a + s.par_len as usize)
+            .unwrap_or_default()
+    }
+
+    /// The recorded type of a symbol (see [`SymbolFacts::ty`]).
+    pub fn sym_type(&self, id: SymId) -> Option<&str> {
+        self.sym(id).and_then(|s| self.opt_s(s.ty))
+    }
+
+    /// The recorded parameters of a symbol: (label, type or "", has a default); `None`
+    /// when the source did not record them.
+    pub fn sym_params(&self, id: SymId) -> Option<Vec<(&str, &str, bool)>> {
+        let s = self.sym(id)?;
+        if s.flags & F_PARAMS == 0 {
+            return None;
+        }
+        Some(
+            self.pars(s)
+                .iter()
+                .map(|p| {
+                    (
+                        self.s(p.label),
+                        self.opt_s(p.ty).unwrap_or(""),
+                        p.flags & 1 != 0,
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// The recorded generic signature of a symbol.
+    pub fn sym_generics(&self, id: SymId) -> Option<&str> {
+        self.sym(id).and_then(|s| self.opt_s(s.generics))
     }
 
     pub(crate) fn alt_ids(&self, s: &Sym) -> &[u32] {
@@ -571,6 +646,19 @@ impl Index {
             failable: s.flags & F_FAILABLE != 0,
             optional_requirement: s.flags & F_OPTIONAL_REQ != 0,
             defaulted_args: (0..64u8).filter(|i| s.defaulted >> i & 1 == 1).collect(),
+            ty: self.opt_s(s.ty).map(str::to_owned),
+            params: (s.flags & F_PARAMS != 0).then(|| {
+                self.pars(s)
+                    .iter()
+                    .map(|p| Param {
+                        label: self.s(p.label).to_owned(),
+                        ty: self.opt_s(p.ty).unwrap_or("").to_owned(),
+                        default: p.flags & 1 != 0,
+                    })
+                    .collect()
+            }),
+            generics: self.opt_s(s.generics).map(str::to_owned),
+            throws: s.flags & F_THROWS != 0,
         })
     }
 
