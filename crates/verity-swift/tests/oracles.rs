@@ -599,3 +599,78 @@ fn cli_helpers() {
     );
     assert_eq!(bad.kind(), verity_model::ErrorKind::Usage);
 }
+
+/// A graph in the shape `swift symbolgraph-extract` writes (mangled USRs, declaration
+/// fragments, function signatures, generics): the index keeps each symbol's types.
+#[test]
+fn symbol_graph_types_reach_the_index() {
+    let frag = |kind: &str, s: &str| serde_json::json!({"kind": kind, "spelling": s});
+    let graph = serde_json::json!({
+        "metadata": {"formatVersion": {"major": 0, "minor": 6, "patch": 0}, "generator": "Apple Swift version 6.0"},
+        "module": {"name": "Demo", "platform": {"operatingSystem": {"name": "ios", "minimumVersion": {"major": 17, "minor": 0}}}},
+        "symbols": [
+            {"kind": {"identifier": "swift.struct"}, "identifier": {"precise": "s:4Demo3BoxV"},
+             "pathComponents": ["Box"], "names": {"title": "Box"}, "accessLevel": "public",
+             "swiftGenerics": {"parameters": [{"name": "T", "index": 0, "depth": 0}],
+                               "constraints": [{"kind": "conformance", "lhs": "T", "rhs": "Swift.Sendable"}]}},
+            {"kind": {"identifier": "swift.property"}, "identifier": {"precise": "s:4Demo3BoxV5valuexvp"},
+             "pathComponents": ["Box", "value"], "names": {"title": "value"}, "accessLevel": "public",
+             "declarationFragments": [frag("keyword", "var"), frag("text", " "), frag("identifier", "value"),
+                                      frag("text", ": "), frag("typeIdentifier", "Swift.Optional"), frag("text", "<"),
+                                      frag("genericParameter", "T"), frag("text", ">"), frag("text", " { get }")]},
+            {"kind": {"identifier": "swift.method"}, "identifier": {"precise": "s:4Demo3BoxV4send2to7retries7timeoutSbSS_SiSdtYaKF"},
+             "pathComponents": ["Box", "send(to:retries:timeout:)"], "names": {"title": "send(to:retries:timeout:)"},
+             "accessLevel": "public",
+             "declarationFragments": [frag("keyword", "func"), frag("text", " "), frag("identifier", "send"),
+                 frag("text", "("), frag("externalParam", "to"), frag("text", " "), frag("internalParam", "address"),
+                 frag("text", ": "), frag("typeIdentifier", "Swift.String"), frag("text", ", "),
+                 frag("externalParam", "retries"), frag("text", ": "), frag("typeIdentifier", "Swift.Int"),
+                 frag("text", " = 3, "), frag("externalParam", "timeout"), frag("text", ": "),
+                 frag("typeIdentifier", "Swift.Double"), frag("text", ") "), frag("keyword", "async"),
+                 frag("text", " "), frag("keyword", "throws"), frag("text", " -> "), frag("typeIdentifier", "Swift.Bool")],
+             "functionSignature": {
+                 "parameters": [
+                     {"name": "to", "internalName": "address", "declarationFragments": [frag("identifier", "address"), frag("text", ": "), frag("typeIdentifier", "Swift.String")]},
+                     {"name": "retries", "declarationFragments": [frag("identifier", "retries"), frag("text", ": "), frag("typeIdentifier", "Swift.Int")]},
+                     {"name": "timeout", "declarationFragments": [frag("identifier", "timeout"), frag("text", ": "), frag("typeIdentifier", "Swift.Double")]}
+                 ],
+                 "returns": [frag("typeIdentifier", "Swift.Bool")]}},
+            {"kind": {"identifier": "swift.init"}, "identifier": {"precise": "s:4Demo3BoxV5valueACyxGSgx_tcfc"},
+             "pathComponents": ["Box", "init(value:)"], "names": {"title": "init(value:)"}, "accessLevel": "public",
+             "functionSignature": {"parameters": [{"name": "value", "declarationFragments": [frag("identifier", "value"), frag("text", ": "), frag("genericParameter", "T")]}]}}
+        ],
+        "relationships": []
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("Demo.symbols.json"),
+        serde_json::to_vec(&graph).expect("json"),
+    )
+    .expect("write");
+    let ix = build_index(&[dir.path()]).expect("build");
+    let value = &ix.lookup("Box.value")[0];
+    assert_eq!(value.ty.as_deref(), Some("T?"));
+    let send = &ix.lookup("Box.send(to:retries:timeout:)")[0];
+    assert_eq!(send.ty.as_deref(), Some("Bool"));
+    assert!(send.throws);
+    let params = send.params.as_ref().expect("params recorded");
+    let got: Vec<(&str, &str, bool)> = params
+        .iter()
+        .map(|p| (p.label.as_str(), p.ty.as_str(), p.default))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("to", "String", false),
+            ("retries", "Int", true),
+            ("timeout", "Double", false)
+        ]
+    );
+    assert_eq!(send.defaulted_args, vec![1]);
+    let init = &ix.lookup("Box.init(value:)")[0];
+    assert_eq!(init.ty.as_deref(), Some("Self"));
+    assert_eq!(ix.lookup("Box")[0].generics.as_deref(), Some("T: Sendable"));
+    // the types survive the file format
+    let back = Index::load_bytes(&ix.to_bytes()).expect("load");
+    assert_eq!(back, ix);
+}
