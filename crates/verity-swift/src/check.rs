@@ -137,6 +137,17 @@ impl CriterionReport {
         self
     }
 
+    /// How many references were resolved against a known type, could not be (`unresolved`:
+    /// checked by name only), and are missing: in the metrics and the explanation.
+    fn resolution(mut self, resolved: usize, unresolved: usize, missing: usize) -> Self {
+        self.explanation.push_str(&format!(
+            " [{resolved} resolved, {unresolved} unverifiable, {missing} missing]"
+        ));
+        self.metric("resolved", resolved)
+            .metric("unresolved", unresolved)
+            .metric("missing", missing)
+    }
+
     /// Pass or not applicable.
     pub fn ok(&self) -> bool {
         matches!(self.status, ScoreStatus::Pass | ScoreStatus::NotApplicable)
@@ -410,11 +421,12 @@ fn symbols_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport {
             ),
         )
         .metric("references", refs)
-        .metric("missing", 0);
+        .resolution(a.resolved, a.unresolved, 0);
         if a.truncated {
             r.explanation
                 .push_str(" (nesting too deep: part of the source was not analyzed)");
         }
+        unverified_evidence(&mut r, a);
         return r;
     }
     let mut r = if unverifiable.is_empty() {
@@ -438,7 +450,7 @@ fn symbols_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport {
         )
     }
     .metric("references", refs)
-    .metric("missing", a.misses.len());
+    .resolution(a.resolved, a.unresolved, a.misses.len());
     let prefix = if unverifiable.is_empty() {
         ""
     } else {
@@ -448,7 +460,29 @@ fn symbols_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport {
         r.evidence
             .push(ev(format!("{prefix}{}", m.message), m.line, m.column));
     }
+    unverified_evidence(&mut r, a);
     r
+}
+
+/// The first few references that could only be checked by name (receiver or expected type
+/// unknown), marked unverifiable: never a failure.
+fn unverified_evidence(r: &mut CriterionReport, a: &Analysis) {
+    for u in &a.unverified {
+        r.evidence
+            .push(ev(format!("unverifiable: {}", u.message), u.line, u.column));
+    }
+    if a.unresolved > a.unverified.len() {
+        r.evidence.push(Evidence::msg(format!(
+            "unverifiable: {} more reference(s) whose receiver's type is unknown",
+            a.unresolved - a.unverified.len()
+        )));
+    }
+}
+
+/// Uses resolved against a known type and uses found by name only.
+fn use_counts(a: &Analysis) -> (usize, usize) {
+    let resolved = a.uses.iter().filter(|u| u.resolved).count();
+    (resolved, a.uses.len() - resolved)
 }
 
 /// The availability problem of a use, if every candidate has one.
@@ -503,12 +537,14 @@ fn availability_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport 
     }
     let n = a.uses.len();
     if evidence.is_empty() {
+        let (res, unres) = use_counts(a);
         return CriterionReport::new(
             ScoreStatus::Pass,
             format!("{n} resolved symbol use(s) available on {}", opts.target),
         )
         .metric("checked", n)
-        .metric("violations", 0);
+        .metric("violations", 0)
+        .resolution(res, unres, a.misses.len());
     }
     let mut r = CriterionReport::new(
         ScoreStatus::Fail,
@@ -520,6 +556,8 @@ fn availability_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport 
     )
     .metric("checked", n)
     .metric("violations", evidence.len());
+    let (res, unres) = use_counts(a);
+    r = r.resolution(res, unres, a.misses.len());
     r.evidence = evidence;
     r
 }
@@ -624,7 +662,7 @@ fn deprecation_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport {
     }
     let checked = a.uses.len();
     let fail = !real.is_empty() || (opts.future == FutureMode::Fail && !future.is_empty());
-    let mut r = if fail {
+    let r = if fail {
         CriterionReport::new(
             ScoreStatus::Fail,
             format!(
@@ -663,6 +701,8 @@ fn deprecation_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport {
     .metric("checked", checked)
     .metric("deprecated", real.len())
     .metric("future", future.len());
+    let (res, unres) = use_counts(a);
+    let mut r = r.resolution(res, unres, a.misses.len());
     r.evidence.extend(real);
     r.evidence.extend(future);
     r.evidence.extend(notes);

@@ -111,7 +111,7 @@ impl<'a> Analyzer<'a> {
         })
     }
 
-    fn top_level_funcs(&self, name: &str) -> Vec<SymId> {
+    pub(super) fn top_level_funcs(&self, name: &str) -> Vec<SymId> {
         let Some(b) = self.index.str_id(name) else {
             return Vec::new();
         };
@@ -323,7 +323,7 @@ impl<'a> Analyzer<'a> {
 
     /// `Type.member` means a static member (or a nested type, a case, an initializer) and
     /// `value.member` an instance member, when the candidates include such.
-    fn prefer_staticness(&self, ids: Vec<SymId>, meta: bool) -> Vec<SymId> {
+    pub(super) fn prefer_staticness(&self, ids: Vec<SymId>, meta: bool) -> Vec<SymId> {
         let is_static = |k: SymbolKind| {
             matches!(
                 k,
@@ -355,17 +355,25 @@ impl<'a> Analyzer<'a> {
         }
         // A property of an unknown receiver may be a tuple label or a member of a type the
         // source never names: only calls (whose labels narrow the candidates) are used.
+        let what = match call {
+            Some(a) => format!("`{name}{}`: the receiver's type is unknown", a.display()),
+            None => format!("`{name}`: the receiver's type is unknown"),
+        };
         let Some(args) = call else {
-            self.out.references += 1;
+            self.unverifiable(what, n);
             return;
         };
         let ids = self.members_named(name, true);
         if ids.len() > MAX_NAME_CANDIDATES {
             // a name this common (`map`, `append`) cannot be pinned down by name alone
-            self.out.references += 1;
+            self.unverifiable(what, n);
             return;
         }
         let ids = self.compatible_ids(&ids, args);
+        if ids.is_empty() {
+            self.unverifiable(what, n);
+            return;
+        }
         let key = RefKey {
             name: name.to_owned(),
             labels: Some(args.all_labels()),
@@ -402,8 +410,26 @@ impl<'a> Analyzer<'a> {
         ids
     }
 
-    pub(super) fn check_implicit(&mut self, name: &str, call: Option<&CallArgs>, n: Node<'_>) {
-        if name.is_empty() || matches!(name, "init" | "self") || self.declared_value(name) {
+    /// An implicit member expression (`.bold`, `.rect(cornerRadius:)`). With the type the
+    /// expression must have (`n` is the whole expression, for [`Self::expected_at`]), it is
+    /// looked up in that type — a local of the same name never matters; without it, or when
+    /// that type is a protocol and has no such member (a conforming type may), by name.
+    pub(super) fn check_implicit(
+        &mut self,
+        name: &str,
+        call: Option<&CallArgs>,
+        n: Node<'_>,
+        expr: Node<'_>,
+    ) {
+        if name.is_empty() || matches!(name, "init" | "self") {
+            return;
+        }
+        if let Some(expected) = self.expected_at(expr)
+            && self.check_implicit_typed(&expected, name, call, n)
+        {
+            return;
+        }
+        if self.declared_value(name) {
             return;
         }
         let all = self.members_named(name, true);
@@ -422,7 +448,10 @@ impl<'a> Analyzer<'a> {
             return;
         }
         if all.len() > MAX_NAME_CANDIDATES {
-            self.out.references += 1;
+            self.unverifiable(
+                format!("`.{name}`: the expected type is unknown and the name is common"),
+                n,
+            );
             return;
         }
         match call {
@@ -464,6 +493,73 @@ impl<'a> Analyzer<'a> {
                 self.used(format!(".{name}{}", args.display()), compat, n, false, key);
             }
         }
+    }
+
+    /// An implicit member looked up in the type the expression must have; false when that
+    /// cannot decide (the caller falls back to the name).
+    pub(super) fn check_implicit_typed(
+        &mut self,
+        expected: &Ty,
+        name: &str,
+        call: Option<&CallArgs>,
+        n: Node<'_>,
+    ) -> bool {
+        let Ty::Sdk { path, also, .. } = expected else {
+            return false;
+        };
+        let path = path.clone();
+        let protocol = self.is_protocol(&path);
+        let closure = self.closure_of_ty(expected);
+        let ids = self.index.member_ids_in(&closure, name);
+        let ids = self.prefer_staticness(ids, true);
+        let display = match also {
+            Some(a) if a == "Optional" => format!("{path}?"),
+            _ => path.clone(),
+        };
+        let key = RefKey {
+            recv: Some(path.clone()),
+            name: name.to_owned(),
+            labels: call.map(CallArgs::all_labels),
+            ..RefKey::default()
+        };
+        if ids.is_empty() {
+            let mut roots = vec![path.as_str()];
+            if let Some(a) = also {
+                roots.push(a.as_str());
+            }
+            if protocol
+                || self.declared_value(name)
+                || self.roots_incomplete(&roots)
+                || self.has_dynamic_members(&closure)
+                || self.objc_near(&closure, name)
+            {
+                return false;
+            }
+            self.out.references += 1;
+            self.unresolved_or_miss(
+                format!("`.{name}` is not a member of `{display}`, the type expected here"),
+                n,
+            );
+            return true;
+        }
+        match call {
+            None => self.used(format!("{path}.{name}"), ids, n, true, key),
+            Some(args) => {
+                let compat = self.compatible_ids(&ids, args);
+                if compat.is_empty() {
+                    // the labels may fit another member of that name (a conforming type's)
+                    return false;
+                }
+                self.used(
+                    format!("{path}.{name}{}", args.display()),
+                    compat,
+                    n,
+                    true,
+                    key,
+                );
+            }
+        }
+        true
     }
 
     fn approx_anywhere(&self, name: &str) -> bool {

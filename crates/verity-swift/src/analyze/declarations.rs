@@ -108,7 +108,10 @@ impl Decls {
             "pattern" | "if_statement" | "guard_statement" | "while_statement"
             | "computed_setter" | "willset_clause" | "didset_clause" | "for_statement" => {
                 for c in named_children(n) {
+                    // `case .medium:` names an enum case, it binds nothing
+                    let case_name = c.prev_sibling().is_some_and(|p| p.kind() == ".");
                     if c.kind() == "simple_identifier"
+                        && !case_name
                         && (n.kind() == "pattern"
                             || n.child_by_field_name("bound_identifier") == Some(c)
                             || matches!(

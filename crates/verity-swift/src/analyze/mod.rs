@@ -27,9 +27,13 @@
 
 mod checks;
 mod declarations;
+mod expect;
 mod labels;
 mod supertypes;
+#[cfg(test)]
+mod tests;
 mod types;
+mod typing;
 mod walk;
 
 use std::collections::HashMap;
@@ -50,6 +54,8 @@ const MAX_DEPTH: usize = 400;
 /// Receiver-less references with more same-named candidates than this are not used for
 /// availability or deprecation (they cannot all agree in any useful way).
 const MAX_NAME_CANDIDATES: usize = 64;
+/// Unresolved references listed in the evidence (the count covers all).
+const MAX_UNVERIFIED: usize = 5;
 
 /// A reference the index resolved to candidate symbols (for availability and deprecation).
 #[derive(Clone, Debug)]
@@ -96,6 +102,13 @@ pub(crate) struct Analysis {
     /// Imports of modules the index has no graph for.
     pub unknown_imports: Vec<String>,
     pub references: usize,
+    /// References checked against a known receiver or expected type (or a type name).
+    pub resolved: usize,
+    /// References whose receiver or expected type could not be worked out: existence by
+    /// name only, never reported missing.
+    pub unresolved: usize,
+    /// A few of the unresolved references (for the evidence).
+    pub unverified: Vec<Miss>,
     /// Subtrees skipped for depth.
     pub truncated: bool,
 }
@@ -116,6 +129,14 @@ pub(crate) struct Analyzer<'a> {
     out: Analysis,
     memo_closure: HashMap<String, Vec<u32>>,
     memo_incomplete: HashMap<u32, bool>,
+    /// The type an implicit member expression must have, by the expression's start byte
+    /// (a call argument, an assignment's value, a returned value, a `case` pattern).
+    expected: HashMap<usize, Ty>,
+    /// The parameter types of a closure passed where a known API expects a function, by
+    /// the closure's start byte.
+    closure_params: HashMap<usize, Vec<Ty>>,
+    /// The declared result types of the enclosing functions.
+    returns: Vec<Ty>,
 }
 
 impl<'a> Analyzer<'a> {
@@ -132,6 +153,9 @@ impl<'a> Analyzer<'a> {
             out: Analysis::default(),
             memo_closure: HashMap::new(),
             memo_incomplete: HashMap::new(),
+            expected: HashMap::new(),
+            closure_params: HashMap::new(),
+            returns: Vec::new(),
         }
     }
 
@@ -179,8 +203,27 @@ impl<'a> Analyzer<'a> {
         });
     }
 
+    /// A reference whose receiver's (or expected) type is unknown: not verifiable.
+    fn unverifiable(&mut self, what: String, n: Node<'_>) {
+        self.out.references += 1;
+        self.out.unresolved += 1;
+        if self.out.unverified.len() < MAX_UNVERIFIED {
+            let (line, column) = pos(n, self.src);
+            self.out.unverified.push(Miss {
+                message: what,
+                line,
+                column,
+            });
+        }
+    }
+
     fn used(&mut self, what: String, ids: Vec<SymId>, n: Node<'_>, resolved: bool, key: RefKey) {
         self.out.references += 1;
+        if resolved {
+            self.out.resolved += 1;
+        } else {
+            self.out.unresolved += 1;
+        }
         if ids.is_empty() {
             return;
         }

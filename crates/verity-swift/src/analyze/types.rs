@@ -2,9 +2,13 @@
 
 use tree_sitter::Node;
 
+use super::labels::CallArgs;
 use super::{Analyzer, capitalized, children, ident, named_children, nav_name};
 use crate::builtins;
-use crate::index::SymbolKind;
+use crate::index::{NameComp, SymbolKind, TypeRef};
+
+/// Stands for a type the source declares (it shadows any SDK type of that name).
+const SOURCE_TYPE: &str = "<source type>";
 
 /// A guessed static type of an expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,6 +21,8 @@ pub(super) enum Ty {
         path: String,
         meta: bool,
         also: Option<String>,
+        /// Generic arguments (`Bool` in `Binding<Bool>`, the element of an array).
+        args: Vec<TypeRef>,
     },
 }
 
@@ -26,6 +32,94 @@ impl Ty {
             path: path.to_owned(),
             meta: false,
             also: None,
+            args: Vec::new(),
+        }
+    }
+
+    /// The type itself (`URLSession` in `URLSession.shared`).
+    pub(super) fn meta(path: &str) -> Ty {
+        Ty::Sdk {
+            path: path.to_owned(),
+            meta: true,
+            also: None,
+            args: Vec::new(),
+        }
+    }
+
+    /// An instance of this type.
+    pub(super) fn instance(self) -> Ty {
+        match self {
+            Ty::Sdk {
+                path, also, args, ..
+            } => Ty::Sdk {
+                path,
+                meta: false,
+                also,
+                args,
+            },
+            Ty::Unknown => Ty::Unknown,
+        }
+    }
+
+    /// `T?`: the members of `Optional` apply too.
+    pub(super) fn optional(self) -> Ty {
+        match self {
+            Ty::Sdk {
+                path, meta, args, ..
+            } => Ty::Sdk {
+                path,
+                meta,
+                also: Some("Optional".into()),
+                args,
+            },
+            Ty::Unknown => Ty::Unknown,
+        }
+    }
+
+    /// The wrapped type of an optional (`if let`, `??`, `!`).
+    pub(super) fn unwrapped(self) -> Ty {
+        match self {
+            Ty::Sdk {
+                path,
+                meta,
+                also: Some(a),
+                args,
+            } if a == "Optional" => Ty::Sdk {
+                path,
+                meta,
+                also: None,
+                args,
+            },
+            t => t,
+        }
+    }
+
+    /// The type as a [`TypeRef`] (for a generic argument).
+    pub(super) fn to_ref(&self) -> Option<TypeRef> {
+        let Ty::Sdk {
+            path,
+            meta: false,
+            also,
+            args,
+        } = self
+        else {
+            return None;
+        };
+        let mut comps: Vec<NameComp> = path
+            .split('.')
+            .map(|c| NameComp {
+                name: c.to_owned(),
+                args: Vec::new(),
+            })
+            .collect();
+        if let Some(last) = comps.last_mut() {
+            last.args = args.clone();
+        }
+        let t = TypeRef::Named(comps);
+        match also.as_deref() {
+            None => Some(t),
+            Some("Optional") => Some(TypeRef::Optional(Box::new(t))),
+            Some(_) => None,
         }
     }
 }
@@ -41,63 +135,55 @@ impl<'a> Analyzer<'a> {
         self.index.is_type(&path).then_some(path)
     }
 
+    /// A type written in the source as a [`TypeRef`]: module prefixes dropped, and the
+    /// source's own types replaced by a name no SDK type has (they shadow SDK names).
+    pub(super) fn source_type_ref(&self, n: Node<'_>) -> Option<TypeRef> {
+        let ix = self.index;
+        let t = TypeRef::parse_normalized(self.t(n), &|m| ix.has_module(m) && !ix.is_type(m))?;
+        Some(self.mask_declared(t))
+    }
+
+    fn mask_declared(&self, t: TypeRef) -> TypeRef {
+        let m = |x: TypeRef| self.mask_declared(x);
+        let b = |x: TypeRef| Box::new(self.mask_declared(x));
+        match t {
+            TypeRef::Named(comps) => {
+                if comps.first().is_some_and(|c| self.declared_type(&c.name)) {
+                    return TypeRef::named(SOURCE_TYPE);
+                }
+                TypeRef::Named(
+                    comps
+                        .into_iter()
+                        .map(|c| NameComp {
+                            name: c.name,
+                            args: c.args.into_iter().map(m).collect(),
+                        })
+                        .collect(),
+                )
+            }
+            TypeRef::Optional(x) => TypeRef::Optional(b(*x)),
+            TypeRef::Array(x) => TypeRef::Array(b(*x)),
+            TypeRef::Dictionary(k, v) => TypeRef::Dictionary(b(*k), b(*v)),
+            TypeRef::Opaque(x) => TypeRef::Opaque(b(*x)),
+            TypeRef::Existential(x) => TypeRef::Existential(b(*x)),
+            TypeRef::Metatype(x) => TypeRef::Metatype(b(*x)),
+            // function types, tuples and compositions are never receivers of members
+            other => other,
+        }
+    }
+
     pub(super) fn ty_of_type_node(&self, n: Node<'_>) -> Ty {
         match n.kind() {
-            "user_type" => {
-                let comps: Vec<&str> = named_children(n)
-                    .into_iter()
-                    .filter(|c| c.kind() == "type_identifier")
-                    .map(|c| ident(self.t(c)))
-                    .collect();
-                let Some(first) = comps.first() else {
-                    return Ty::Unknown;
-                };
-                if self.declared_type(first) {
-                    return Ty::Unknown;
-                }
-                if comps.len() == 1 && *first == "Optional" {
-                    // Optional<T>
-                    if let Some(args) = named_children(n)
-                        .into_iter()
-                        .find(|c| c.kind() == "type_arguments")
-                        && let Some(inner) = named_children(args).into_iter().next()
-                        && let Ty::Sdk { path, meta, .. } = self.ty_of_type_node(inner)
-                    {
-                        return Ty::Sdk {
-                            path,
-                            meta,
-                            also: Some("Optional".into()),
-                        };
-                    }
-                    return Ty::sdk("Optional");
-                }
-                match self.sdk_type_path(&comps) {
-                    Some(p) => Ty::sdk(&p),
+            "user_type" | "optional_type" | "array_type" | "dictionary_type" | "metatype" => {
+                match self.source_type_ref(n) {
+                    Some(t) => self.ty_of_ref(&t, &Vec::new(), &Ty::Unknown, None, 0),
                     None => Ty::Unknown,
                 }
             }
-            "optional_type" => match n.named_child(0).map(|c| self.ty_of_type_node(c)) {
-                Some(Ty::Sdk { path, meta, .. }) => Ty::Sdk {
-                    path,
-                    meta,
-                    also: Some("Optional".into()),
-                },
-                _ => Ty::Unknown,
-            },
-            "array_type" => Ty::sdk("Array"),
-            "dictionary_type" => Ty::sdk("Dictionary"),
             "opaque_type" | "existential_type" | "type_annotation" => n
                 .named_children(&mut n.walk())
                 .find(|c| c.kind() != "type_modifiers" && c.kind() != "attribute")
                 .map_or(Ty::Unknown, |c| self.ty_of_type_node(c)),
-            "metatype" => match n.named_child(0).map(|c| self.ty_of_type_node(c)) {
-                Some(Ty::Sdk { path, .. }) => Ty::Sdk {
-                    path,
-                    meta: true,
-                    also: None,
-                },
-                _ => Ty::Unknown,
-            },
             _ => Ty::Unknown,
         }
     }
@@ -123,6 +209,22 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// Binds a name in the innermost scope, replacing what it had (a closure's parameters).
+    pub(super) fn bind_fresh(&mut self, name: &str, ty: Ty) {
+        let name = ident(name);
+        if name.is_empty() || name == "_" {
+            return;
+        }
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_owned(), ty);
+        }
+    }
+
+    /// The type an implicit member expression starting at `n` must have, if known.
+    pub(super) fn expected_at(&self, n: Node<'_>) -> Option<Ty> {
+        self.expected.get(&n.start_byte()).cloned()
+    }
+
     /// The guessed type of an expression.
     pub(super) fn infer(&mut self, n: Node<'_>, depth: usize) -> Ty {
         if depth > 64 {
@@ -136,48 +238,129 @@ impl<'a> Analyzer<'a> {
                         return Ty::Unknown;
                     }
                     return match self.sdk_type_path(&[name]) {
-                        Some(p) => Ty::Sdk {
-                            path: p,
-                            meta: true,
-                            also: None,
-                        },
+                        Some(p) => Ty::meta(&p),
                         None => Ty::Unknown,
                     };
                 }
+                if let Some(root) = self.implicit_root(n) {
+                    // `.title` in `.title.bold()`: a member of the expected type, never a local
+                    let name = name.to_owned();
+                    return match self.expected_at(root) {
+                        Some(Ty::Sdk { path, .. }) if !self.is_protocol(&path) => {
+                            self.property_result(&Ty::meta(&path), &name)
+                        }
+                        _ => Ty::Unknown,
+                    };
+                }
                 self.lookup_local(name).unwrap_or(Ty::Unknown)
+            }
+            "prefix_expression" => {
+                let implicit = n
+                    .child_by_field_name("operation")
+                    .is_some_and(|o| self.t(o) == ".");
+                match (implicit, n.child_by_field_name("target")) {
+                    (true, Some(t)) if t.kind() == "simple_identifier" => {
+                        let name = ident(self.t(t)).to_owned();
+                        match self.expected_at(n) {
+                            Some(Ty::Sdk { path, .. }) if !self.is_protocol(&path) => {
+                                self.property_result(&Ty::meta(&path), &name)
+                            }
+                            _ => Ty::Unknown,
+                        }
+                    }
+                    _ => Ty::Unknown,
+                }
             }
             "call_expression" => {
                 let Some(callee) = n.named_child(0) else {
                     return Ty::Unknown;
                 };
+                if self.is_subscript(n) {
+                    return Ty::Unknown;
+                }
+                let args = self.call_args(n);
+                if callee.kind() == "simple_identifier"
+                    && let Some(root) = self.implicit_root(callee)
+                {
+                    let name = ident(self.t(callee)).to_owned();
+                    return match self.expected_at(root) {
+                        Some(Ty::Sdk { path, .. }) if !self.is_protocol(&path) => {
+                            if name == "init" {
+                                return Ty::sdk(&path);
+                            }
+                            self.call_result(&Ty::meta(&path), &name, &args)
+                        }
+                        _ => Ty::Unknown,
+                    };
+                }
                 match callee.kind() {
                     "simple_identifier" => match self.infer(callee, depth + 1) {
                         Ty::Sdk {
                             path, meta: true, ..
                         } => Ty::sdk(&path),
-                        _ => Ty::Unknown,
+                        Ty::Sdk { .. } => Ty::Unknown,
+                        Ty::Unknown => {
+                            let name = ident(self.t(callee));
+                            if capitalized(name)
+                                || self.declared_value(name)
+                                || self.lookup_local(name).is_some()
+                            {
+                                return Ty::Unknown;
+                            }
+                            let funcs = self.top_level_funcs(name);
+                            let ids = self.compatible_ids(&funcs, &args);
+                            self.agreed_ty(&Ty::Unknown, &ids)
+                        }
                     },
                     "navigation_expression" => {
                         let Some(target) = callee.child_by_field_name("target") else {
                             return Ty::Unknown;
                         };
-                        let name = nav_name(callee, self.src);
+                        let Some(name) = nav_name(callee, self.src) else {
+                            return Ty::Unknown;
+                        };
                         let recv = self.infer(target, depth + 1);
-                        if name.as_deref() == Some("init")
-                            && let Ty::Sdk {
-                                path, meta: true, ..
-                            } = &recv
+                        if name == "init"
+                            && let Ty::Sdk { meta: true, .. } = &recv
                         {
-                            return Ty::sdk(path);
+                            return recv.instance();
                         }
-                        self.call_result(&recv)
+                        self.call_result(&recv, &name, &args)
+                    }
+                    "prefix_expression" => {
+                        let implicit = callee
+                            .child_by_field_name("operation")
+                            .is_some_and(|o| self.t(o) == ".");
+                        let target = callee.child_by_field_name("target");
+                        if implicit
+                            && let Some(nav) = target
+                            && nav.kind() == "navigation_expression"
+                            && let Some(inner) = nav.child_by_field_name("target")
+                            && let Some(name) = nav_name(nav, self.src)
+                        {
+                            // `.title.bold()`
+                            let recv = self.infer(inner, depth + 1);
+                            return self.call_result(&recv, &name, &args);
+                        }
+                        match (implicit, target, self.expected_at(n)) {
+                            (true, Some(t), Some(Ty::Sdk { path, .. }))
+                                if t.kind() == "simple_identifier" && !self.is_protocol(&path) =>
+                            {
+                                let name = ident(self.t(t)).to_owned();
+                                if name == "init" {
+                                    return Ty::sdk(&path);
+                                }
+                                self.call_result(&Ty::meta(&path), &name, &args)
+                            }
+                            _ => Ty::Unknown,
+                        }
                     }
                     _ => Ty::Unknown,
                 }
             }
             "constructor_expression" => n
                 .child_by_field_name("constructed_type")
-                .map_or(Ty::Unknown, |t| self.ty_of_type_node(t)),
+                .map_or(Ty::Unknown, |t| self.ty_of_type_node(t).instance()),
             "navigation_expression" => {
                 let Some(target) = n.child_by_field_name("target") else {
                     return Ty::Unknown;
@@ -189,12 +372,44 @@ impl<'a> Analyzer<'a> {
                     return Ty::Unknown;
                 };
                 let recv = self.infer(target, depth + 1);
-                self.property_result(&recv, &name)
+                let between = n
+                    .child_by_field_name("suffix")
+                    .and_then(|sfx| self.src.get(target.end_byte()..sfx.start_byte()))
+                    .unwrap_or("");
+                let optional_chain = between.contains('?') || self.t(target).ends_with('?');
+                let r = self.property_result(&recv, &name);
+                if optional_chain { r.optional() } else { r }
             }
-            "postfix_expression" | "try_expression" | "await_expression" => n
-                .child_by_field_name("target")
-                .or_else(|| n.child_by_field_name("expr"))
+            "postfix_expression" => {
+                let inner = n
+                    .child_by_field_name("target")
+                    .map_or(Ty::Unknown, |c| self.infer(c, depth + 1));
+                let op = n.child_by_field_name("operation").map(|o| self.t(o));
+                match op {
+                    Some("!") => inner.unwrapped(),
+                    _ => inner,
+                }
+            }
+            "try_expression" | "await_expression" => n
+                .child_by_field_name("expr")
+                .or_else(|| n.child_by_field_name("target"))
+                .or_else(|| n.named_children(&mut n.walk()).last())
                 .map_or(Ty::Unknown, |c| self.infer(c, depth + 1)),
+            "nil_coalescing_expression" => {
+                let v = n
+                    .child_by_field_name("value")
+                    .or_else(|| n.named_child(0))
+                    .map_or(Ty::Unknown, |c| self.infer(c, depth + 1));
+                let alt = n
+                    .child_by_field_name("if_nil")
+                    .or_else(|| n.named_children(&mut n.walk()).last())
+                    .map_or(Ty::Unknown, |c| self.infer(c, depth + 1));
+                match (v.unwrapped(), alt) {
+                    (a, b) if a == b => a,
+                    (a, Ty::Unknown) => a,
+                    _ => Ty::Unknown,
+                }
+            }
             "tuple_expression" if n.named_child_count() == 1 => n
                 .named_child(0)
                 .map_or(Ty::Unknown, |c| self.infer(c, depth + 1)),
@@ -215,43 +430,63 @@ impl<'a> Analyzer<'a> {
                 let ty = n
                     .child_by_field_name("name")
                     .map_or(Ty::Unknown, |t| self.ty_of_type_node(t));
-                match (op, ty) {
-                    ("as?", Ty::Sdk { path, meta, .. }) => Ty::Sdk {
-                        path,
-                        meta,
-                        also: Some("Optional".into()),
-                    },
-                    (_, t) => t,
+                match op {
+                    "as?" => ty.optional(),
+                    _ => ty,
                 }
             }
             _ => Ty::Unknown,
         }
     }
 
-    /// The type of `recv.name` (no call): nested types, enum cases and, by convention,
+    /// `items[0]`: a call expression whose arguments are in brackets.
+    pub(super) fn is_subscript(&self, call: Node<'_>) -> bool {
+        children(call)
+            .into_iter()
+            .find(|c| c.kind() == "call_suffix")
+            .and_then(|s| named_children(s).into_iter().next())
+            .is_some_and(|a| a.kind() == "value_arguments" && self.t(a).starts_with('['))
+    }
+
+    /// The type of `recv.name` (no call): a nested type, else the type the index records for
+    /// the member (an enum case is of its type); without recorded types, by convention,
     /// `shared` / `default` / `current` … and the colors and fonts of `Color`, `Font`,
-    /// `UIColor`, `UIFont` are instances of the receiver's type; anything else is unknown
-    /// (the index records no property types).
-    fn property_result(&mut self, recv: &Ty, name: &str) -> Ty {
+    /// `UIColor`, `UIFont` are instances of the receiver's type.
+    pub(super) fn property_result(&mut self, recv: &Ty, name: &str) -> Ty {
         let Ty::Sdk { path, meta, .. } = recv else {
             return Ty::Unknown;
         };
+        if *meta {
+            let nested = format!("{path}.{name}");
+            if self.index.is_type(&nested) {
+                return Ty::meta(&nested);
+            }
+        }
+        let closure = self.closure_of_ty(recv);
+        let ids: Vec<_> = self
+            .index
+            .member_ids_in(&closure, name)
+            .into_iter()
+            .filter(|&id| {
+                self.index
+                    .sym(id)
+                    .is_some_and(|s| !s.kind.is_callable() || s.kind == SymbolKind::EnumCase)
+            })
+            .collect();
+        let ids = self.prefer_staticness(ids, *meta);
+        let own = self.own_first(recv, ids.clone());
+        let typed = self.agreed_ty(recv, &own);
+        if typed != Ty::Unknown {
+            return typed;
+        }
         if !*meta {
             return Ty::Unknown;
         }
-        let nested = format!("{path}.{name}");
-        if self.index.is_type(&nested) {
-            return Ty::Sdk {
-                path: nested,
-                meta: true,
-                also: None,
-            };
-        }
-        let ids = self.index.member_ids(path, name);
         let self_typed = ids.iter().any(|&id| {
             self.index.sym(id).is_some_and(|s| {
                 s.kind == SymbolKind::EnumCase
                     || (s.kind == SymbolKind::TypeProperty
+                        && self.index.sym_type(id).is_none()
                         && (builtins::SELF_STATIC_NAMES.contains(&name)
                             || builtins::SELF_STATIC_TYPES.contains(&path.as_str())))
             })
@@ -263,17 +498,29 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// The type of `recv.method(...)`: a view modifier on a `View` gives some `View` (and
-    /// the receiver's own modifiers, like `Text.bold()`, give the receiver's type).
-    fn call_result(&mut self, recv: &Ty) -> Ty {
+    /// The type of `recv.name(args)`: the return type the index records for the
+    /// overloads the labels fit, when they agree; without recorded types a view modifier on
+    /// a `View` gives some `View` (and the receiver's own modifiers, like `Text.bold()`,
+    /// give the receiver's type).
+    pub(super) fn call_result(&mut self, recv: &Ty, name: &str, args: &CallArgs) -> Ty {
         let Ty::Sdk {
-            path,
-            meta: false,
-            also,
+            path, meta, also, ..
         } = recv
         else {
             return Ty::Unknown;
         };
+        let closure = self.closure_of_ty(recv);
+        let ids = self.index.member_ids_in(&closure, name);
+        let ids = self.prefer_staticness(ids, *meta);
+        let ids = self.compatible_ids(&ids, args);
+        let own = self.own_first(recv, ids.clone());
+        let typed = self.agreed_ty(recv, &own);
+        if typed != Ty::Unknown {
+            return typed;
+        }
+        if *meta || ids.iter().any(|&id| self.index.sym_type(id).is_some()) {
+            return Ty::Unknown;
+        }
         let is_view = |me: &mut Self, p: &str| {
             let c = me.closure_of(p);
             me.closure_has(&c, "View")
@@ -286,6 +533,7 @@ impl<'a> Analyzer<'a> {
                 path: "View".into(),
                 meta: false,
                 also: Some(path.clone()),
+                args: Vec::new(),
             };
         }
         if let Some(a) = also
@@ -294,6 +542,22 @@ impl<'a> Analyzer<'a> {
             return Ty::sdk("View");
         }
         Ty::Unknown
+    }
+
+    /// The supertype closure of a type and of its `also` type.
+    pub(super) fn closure_of_ty(&mut self, t: &Ty) -> Vec<u32> {
+        let Ty::Sdk { path, also, .. } = t else {
+            return Vec::new();
+        };
+        let mut closure = self.closure_of(path);
+        if let Some(a) = also {
+            for x in self.closure_of(a) {
+                if !closure.contains(&x) {
+                    closure.push(x);
+                }
+            }
+        }
+        closure
     }
 
     /// Declarations of a body are visible throughout it (members, top-level code).
@@ -312,15 +576,76 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// A property wrapper attribute of a declaration: its name and node.
+    fn wrapper<'t>(&self, d: Node<'t>) -> Option<(String, Node<'t>)> {
+        let mods = children(d).into_iter().find(|c| c.kind() == "modifiers")?;
+        named_children(mods).into_iter().find_map(|a| {
+            if a.kind() != "attribute" {
+                return None;
+            }
+            let ut = named_children(a)
+                .into_iter()
+                .find(|c| c.kind() == "user_type")?;
+            let name = ident(self.t(ut)).to_owned();
+            let name = name.rsplit('.').next().unwrap_or(&name).to_owned();
+            (!self.declared_type(&name)).then_some((name, a))
+        })
+    }
+
+    /// What `@Environment(\.key)` / `@Environment(Type.self)` gives.
+    fn environment_ty(&mut self, attr: Node<'_>) -> Ty {
+        for c in named_children(attr) {
+            if c.kind() != "navigation_expression" {
+                continue;
+            }
+            let Some(target) = c.child_by_field_name("target") else {
+                continue;
+            };
+            let Some(member) = nav_name(c, self.src) else {
+                continue;
+            };
+            if target.kind() == "key_path_expression" && self.t(target).trim() == "\\" {
+                return self.property_result(&Ty::sdk("EnvironmentValues"), &member);
+            }
+            if member == "self" {
+                return self.infer(target, 0).instance();
+            }
+        }
+        Ty::Unknown
+    }
+
     pub(super) fn bind_property(&mut self, d: Node<'_>) {
         let ann = children(d)
             .into_iter()
             .find(|c| c.kind() == "type_annotation")
             .map(|a| self.ty_of_type_node(a));
         let val = d.child_by_field_name("value");
-        let ty = match (ann, val) {
-            (Some(t), _) if t != Ty::Unknown => t,
-            (_, Some(v)) => self.infer(v, 0),
+        let wrapper = self.wrapper(d);
+        let ty = match (ann, val, &wrapper) {
+            (Some(t), _, _) if t != Ty::Unknown => t,
+            (_, _, Some((w, a))) if w == "Environment" => self.environment_ty(*a),
+            (_, Some(v), _) => self.infer(v, 0),
+            _ => Ty::Unknown,
+        };
+        // `$name`: the projected value of `@State`, `@Binding`, `@AppStorage`,
+        // `@SceneStorage` is a `Binding` of the wrapped type
+        let projected = match &wrapper {
+            Some((w, _))
+                if matches!(
+                    w.as_str(),
+                    "State" | "Binding" | "AppStorage" | "SceneStorage"
+                ) =>
+            {
+                match ty.to_ref() {
+                    Some(r) if self.index.is_type("Binding") => Ty::Sdk {
+                        path: "Binding".into(),
+                        meta: false,
+                        also: None,
+                        args: vec![r],
+                    },
+                    _ => Ty::Unknown,
+                }
+            }
             _ => Ty::Unknown,
         };
         let Some(p) = d.child_by_field_name("name") else {
@@ -337,6 +662,32 @@ impl<'a> Analyzer<'a> {
         for nm in names {
             let name = self.t(nm);
             self.bind(name, if single { ty.clone() } else { Ty::Unknown });
+            if wrapper.is_some() {
+                let dollar = format!("${}", ident(name));
+                self.bind(
+                    &dollar,
+                    if single {
+                        projected.clone()
+                    } else {
+                        Ty::Unknown
+                    },
+                );
+            }
+        }
+    }
+
+    /// The element type of a collection (`for x in items`).
+    pub(super) fn element_ty(&mut self, c: Node<'_>) -> Ty {
+        match self.infer(c, 0) {
+            Ty::Sdk {
+                path,
+                meta: false,
+                also: None,
+                args,
+            } if matches!(path.as_str(), "Array" | "Set" | "ArraySlice") && args.len() == 1 => {
+                self.ty_of_ref(&args[0], &Vec::new(), &Ty::Unknown, None, 0)
+            }
+            _ => Ty::Unknown,
         }
     }
 

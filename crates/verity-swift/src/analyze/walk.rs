@@ -170,6 +170,8 @@ impl<'a> Analyzer<'a> {
                 let g = self.push_decl_guards(n);
                 self.scopes.push(HashMap::new());
                 self.bind_params(n);
+                let result = self.declared_result(n);
+                self.returns.push(result);
                 let name = n.child_by_field_name("name");
                 for c in children(n) {
                     if Some(c) == name && c.kind() == "simple_identifier" {
@@ -185,23 +187,30 @@ impl<'a> Analyzer<'a> {
                     }
                     self.visit(c, depth + 1);
                 }
+                self.returns.pop();
                 self.scopes.pop();
                 self.guards.truncate(g);
             }
             "property_declaration" => {
                 let g = self.push_decl_guards(n);
                 self.bind_property(n);
+                // a `return` in a computed property's getter is not the enclosing function's
+                self.returns.push(Ty::Unknown);
                 for c in children(n) {
                     if c.kind() == "pattern" && Some(c) == n.child_by_field_name("name") {
                         continue;
                     }
                     self.visit(c, depth + 1);
                 }
+                self.returns.pop();
                 self.guards.truncate(g);
             }
             "lambda_literal" => {
                 self.scopes.push(HashMap::new());
                 self.bind_params(n);
+                self.bind_closure_params(n);
+                // a `return` inside a closure is the closure's
+                self.returns.push(Ty::Unknown);
                 for c in children(n) {
                     if matches!(c.kind(), "lambda_function_type" | "capture_list") {
                         // parameter type annotations
@@ -218,7 +227,20 @@ impl<'a> Analyzer<'a> {
                     }
                     self.visit(c, depth + 1);
                 }
+                self.returns.pop();
                 self.scopes.pop();
+            }
+            "assignment" => {
+                self.expect_assignment(n);
+                self.visit_children(n, depth);
+            }
+            "control_transfer_statement" => {
+                self.expect_return(n);
+                self.visit_children(n, depth);
+            }
+            "switch_statement" => {
+                self.expect_cases(n);
+                self.visit_children(n, depth);
             }
             "statements" => {
                 let g = self.guards.len();
@@ -241,6 +263,9 @@ impl<'a> Analyzer<'a> {
             }
             "for_statement" => {
                 self.scopes.push(HashMap::new());
+                let element = n
+                    .child_by_field_name("collection")
+                    .map_or(Ty::Unknown, |c| self.element_ty(c));
                 if let Some(item) = n.child_by_field_name("item") {
                     for x in named_children(item) {
                         if x.kind() == "simple_identifier" {
@@ -250,7 +275,12 @@ impl<'a> Analyzer<'a> {
                     }
                     let t = self.t(item);
                     if item.named_child_count() == 0 {
-                        self.bind(t, Ty::Unknown);
+                        self.bind(t, element);
+                    } else if item.named_child_count() == 1
+                        && let Some(b) = item.child_by_field_name("bound_identifier")
+                    {
+                        let t = self.t(b);
+                        self.bind_fresh(t, element);
                     }
                 }
                 for c in children(n) {
@@ -284,7 +314,7 @@ impl<'a> Analyzer<'a> {
                 match (implicit, n.child_by_field_name("target")) {
                     (true, Some(t)) if t.kind() == "simple_identifier" => {
                         let name = ident(self.t(t)).to_owned();
-                        self.check_implicit(&name, None, t);
+                        self.check_implicit(&name, None, t, n);
                     }
                     _ => self.visit_children(n, depth),
                 }
@@ -322,6 +352,11 @@ impl<'a> Analyzer<'a> {
                 }
             }
             "simple_identifier" => {
+                if let Some(root) = self.implicit_root(n) {
+                    let name = ident(self.t(n)).to_owned();
+                    self.check_implicit(&name, None, n, root);
+                    return;
+                }
                 let parent_ok = n.parent().is_some_and(|p| EXPR_PARENTS.contains(&p.kind()));
                 let name = ident(self.t(n));
                 if parent_ok && capitalized(name) {
@@ -354,10 +389,13 @@ impl<'a> Analyzer<'a> {
                 .find(|k| k.is_named() && k.kind() != "value_binding_pattern");
             let ty = match value {
                 Some(v) => match self.infer(*v, 0) {
-                    Ty::Sdk { path, meta, .. } => Ty::Sdk {
+                    Ty::Sdk {
+                        path, meta, args, ..
+                    } => Ty::Sdk {
                         path,
                         meta,
                         also: None,
+                        args,
                     },
                     t => t,
                 },
@@ -460,7 +498,14 @@ impl<'a> Analyzer<'a> {
             return;
         };
         let args = self.call_args(n);
+        self.expect_args(n, &args);
         match callee.kind() {
+            "simple_identifier" if self.implicit_root(callee).is_some() => {
+                let name = ident(self.t(callee)).to_owned();
+                if let Some(root) = self.implicit_root(callee) {
+                    self.check_implicit(&name, Some(&args), callee, root);
+                }
+            }
             "simple_identifier" => {
                 let name = ident(self.t(callee)).to_owned();
                 self.check_free_call(&name, &args, callee);
@@ -475,7 +520,12 @@ impl<'a> Analyzer<'a> {
                     && t.kind() == "simple_identifier"
                 {
                     let name = ident(self.t(t)).to_owned();
-                    self.check_implicit(&name, Some(&args), t);
+                    self.check_implicit(&name, Some(&args), t, n);
+                } else if let Some(t) = callee.child_by_field_name("target")
+                    && t.kind() == "navigation_expression"
+                {
+                    // `.title.bold()`: the call is the chain's last member's
+                    self.visit_nav(t, Some(&args), depth + 1);
                 } else {
                     self.visit(callee, depth + 1);
                 }
@@ -510,7 +560,12 @@ impl<'a> Analyzer<'a> {
                 }
                 return;
             }
-            if t.kind() == "simple_identifier" && capitalized(ident(self.t(t))) {
+            if t.kind() == "simple_identifier"
+                && let Some(root) = self.implicit_root(t)
+            {
+                let tn = ident(self.t(t)).to_owned();
+                self.check_implicit(&tn, None, t, root);
+            } else if t.kind() == "simple_identifier" && capitalized(ident(self.t(t))) {
                 let tn = ident(self.t(t)).to_owned();
                 self.check_type_name(&[&tn], t);
             } else {

@@ -18,6 +18,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use build::split_top_level;
 pub use build::{build_index, read_graphs};
 pub use format::FORMAT_VERSION;
 pub use raw::{Decl, DeclSet, Param, Relation};

@@ -1,0 +1,473 @@
+//! Expected types: what a call's callee says each argument must be (an implicit member
+//! argument is looked up in the parameter's type; a closure argument's parameters get the
+//! function type's parameter types), and the same for an assignment to a property of known
+//! type, a `return` in a function with a declared SDK result, and `case` patterns of a
+//! `switch` over a value of known type.
+
+use tree_sitter::Node;
+
+use super::labels::CallArgs;
+use super::types::Ty;
+use super::{Analyzer, capitalized, children, ident, named_children, nav_name};
+use crate::index::{SymId, TypeRef};
+
+/// Where each argument goes: the parameter index of each parenthesized argument, then of
+/// each trailing closure; `None` when the labels do not line up with the parameters.
+pub(super) fn align(params: &[(&str, &str, bool)], args: &CallArgs) -> Option<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut pi = 0usize;
+    let mut last: Option<usize> = None;
+    for a in &args.labels {
+        let mut j = pi;
+        let mut found = None;
+        while j < params.len() {
+            if params[j].0 == a {
+                found = Some(j);
+                break;
+            }
+            if !params[j].2 {
+                break;
+            }
+            j += 1;
+        }
+        match (found, last) {
+            (Some(j), _) => {
+                out.push(j);
+                pi = j + 1;
+                last = Some(j);
+            }
+            // more arguments of a variadic parameter
+            (None, Some(l)) if a == "_" => out.push(l),
+            _ => return None,
+        }
+    }
+    for (ti, t) in args.trailing.iter().enumerate() {
+        let mut j = pi;
+        let mut found = None;
+        while j < params.len() {
+            let is_fn = matches!(
+                TypeRef::parse(params[j].1).as_ref().map(TypeRef::unwrapped),
+                Some(TypeRef::Function { .. })
+            );
+            if (ti == 0 && is_fn) || (ti > 0 && params[j].0 == t) {
+                found = Some(j);
+                break;
+            }
+            if !params[j].2 && ti > 0 {
+                break;
+            }
+            j += 1;
+        }
+        let j = found?;
+        out.push(j);
+        pi = j + 1;
+    }
+    Some(out)
+}
+
+/// The value nodes of a call's arguments (parenthesized, then trailing closures).
+fn arg_nodes<'t>(call: Node<'t>) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let Some(suffix) = children(call)
+        .into_iter()
+        .find(|c| matches!(c.kind(), "call_suffix" | "constructor_suffix"))
+    else {
+        return out;
+    };
+    for c in children(suffix) {
+        match c.kind() {
+            "value_arguments" => {
+                for v in named_children(c) {
+                    if v.kind() != "value_argument" {
+                        continue;
+                    }
+                    // the value is the last named child (after the label)
+                    if let Some(val) = v
+                        .child_by_field_name("value")
+                        .or_else(|| named_children(v).into_iter().last())
+                    {
+                        out.push(val);
+                    }
+                }
+            }
+            "lambda_literal" => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// One type all candidates agree on.
+fn agree(tys: Vec<Ty>) -> Ty {
+    let mut it = tys.into_iter();
+    let Some(first) = it.next() else {
+        return Ty::Unknown;
+    };
+    if it.all(|t| t == first) {
+        first
+    } else {
+        Ty::Unknown
+    }
+}
+
+impl<'a> Analyzer<'a> {
+    /// A call's receiver and the callee declarations its labels fit.
+    pub(super) fn callee(&mut self, call: Node<'_>, args: &CallArgs) -> Option<(Ty, Vec<SymId>)> {
+        let callee = call.named_child(0)?;
+        if self.is_subscript(call) {
+            return None;
+        }
+        let (recv, ids) = match callee.kind() {
+            "simple_identifier" => {
+                let name = ident(self.t(callee));
+                if self.declared_value(name) || self.declared_type(name) || self.is_local(name) {
+                    return None;
+                }
+                if capitalized(name) {
+                    let p = self.sdk_type_path(&[name])?;
+                    let closure = self.closure_of(&p);
+                    (Ty::meta(&p), self.index.member_ids_in(&closure, "init"))
+                } else {
+                    (Ty::Unknown, self.top_level_funcs(name))
+                }
+            }
+            "navigation_expression" => {
+                let target = callee.child_by_field_name("target")?;
+                if target.kind() == "key_path_expression" {
+                    return None;
+                }
+                let name = nav_name(callee, self.src)?;
+                let recv = self.infer(target, 0);
+                if recv == Ty::Unknown {
+                    return None;
+                }
+                let closure = self.closure_of_ty(&recv);
+                let ids = self.index.member_ids_in(&closure, &name);
+                let meta = matches!(recv, Ty::Sdk { meta: true, .. });
+                (recv, self.prefer_staticness(ids, meta || name == "init"))
+            }
+            "prefix_expression" => {
+                let t = callee.child_by_field_name("target")?;
+                let implicit = callee
+                    .child_by_field_name("operation")
+                    .is_some_and(|o| self.t(o) == ".");
+                if !implicit || t.kind() != "simple_identifier" {
+                    return None;
+                }
+                let Some(Ty::Sdk { path, .. }) = self.expected_at(call) else {
+                    return None;
+                };
+                let name = ident(self.t(t)).to_owned();
+                let recv = Ty::meta(&path);
+                let closure = self.closure_of(&path);
+                let ids = self.index.member_ids_in(&closure, &name);
+                (recv, self.prefer_staticness(ids, true))
+            }
+            _ => return None,
+        };
+        let ids = self.compatible_ids(&ids, args);
+        (!ids.is_empty()).then_some((recv, ids))
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.contains_key(name))
+    }
+
+    /// Records what each argument of a call must be: the type of an implicit member
+    /// argument, the parameter types of a closure argument.
+    pub(super) fn expect_args(&mut self, call: Node<'_>, args: &CallArgs) {
+        let nodes = arg_nodes(call);
+        if nodes.is_empty() || !nodes.iter().any(|n| wants_type(*n, self.src)) {
+            return;
+        }
+        let Some((recv, ids)) = self.callee(call, args) else {
+            return;
+        };
+        let aligned: Vec<(SymId, Vec<usize>)> = ids
+            .iter()
+            .filter_map(|&id| {
+                let params = self.index.sym_params(id)?;
+                align(&params, args).map(|a| (id, a))
+            })
+            .collect();
+        // every candidate must say where each argument goes
+        if aligned.is_empty() || aligned.len() != ids.len() {
+            return;
+        }
+        for (ai, node) in nodes.iter().enumerate() {
+            if !wants_type(*node, self.src) {
+                continue;
+            }
+            if node.kind() == "lambda_literal" {
+                let per: Vec<Option<Vec<Ty>>> = aligned
+                    .iter()
+                    .map(|(id, a)| {
+                        a.get(ai)
+                            .and_then(|&pi| self.closure_param_tys(&recv, *id, pi))
+                    })
+                    .collect();
+                if let Some(tys) = agree_each(per) {
+                    self.closure_params.insert(node.start_byte(), tys);
+                }
+                continue;
+            }
+            let tys: Vec<Ty> = aligned
+                .iter()
+                .map(|(id, a)| match a.get(ai) {
+                    Some(&pi) => self.param_ty(&recv, *id, pi).0,
+                    None => Ty::Unknown,
+                })
+                .collect();
+            let t = agree(tys);
+            if t != Ty::Unknown {
+                self.expected.insert(node.start_byte(), t);
+            }
+        }
+    }
+
+    /// The parameter types of the function type parameter `pi` of `id` expects.
+    fn closure_param_tys(&self, recv: &Ty, id: SymId, pi: usize) -> Option<Vec<Ty>> {
+        let params = self.index.sym_params(id)?;
+        let t = TypeRef::parse(params.get(pi)?.1)?;
+        let TypeRef::Function { params: fps, .. } = t.unwrapped() else {
+            return None;
+        };
+        let subst = self.subst_for(recv, Some(id));
+        let ctx = self
+            .index
+            .sym(id)
+            .map(|s| self.index.s(s.parent).to_owned())
+            .filter(|c| !c.is_empty());
+        Some(
+            fps.iter()
+                .map(|p| self.ty_of_ref(p, &subst, recv, ctx.as_deref(), 0))
+                .collect(),
+        )
+    }
+
+    /// Binds a closure's parameters (named or `$0`…) to the types its callee gives them.
+    pub(super) fn bind_closure_params(&mut self, lambda: Node<'_>) {
+        // an enclosing closure's `$0` is not this one's
+        if self.scopes.iter().any(|s| {
+            s.keys()
+                .any(|k| k.starts_with('$') && k[1..].parse::<u8>().is_ok())
+        }) {
+            for i in 0..10 {
+                self.bind_fresh(&format!("${i}"), Ty::Unknown);
+            }
+        }
+        let Some(tys) = self.closure_params.get(&lambda.start_byte()).cloned() else {
+            return;
+        };
+        let mut names: Vec<Option<String>> = Vec::new();
+        for c in named_children(lambda) {
+            if c.kind() != "lambda_function_type" {
+                continue;
+            }
+            for p in named_children(c) {
+                if p.kind() != "lambda_function_type_parameters" {
+                    continue;
+                }
+                for lp in named_children(p) {
+                    if lp.kind() != "lambda_parameter" {
+                        continue;
+                    }
+                    // a written type wins (bound already)
+                    let typed = named_children(lp)
+                        .into_iter()
+                        .any(|x| x.kind() != "simple_identifier");
+                    let name = named_children(lp)
+                        .into_iter()
+                        .rfind(|x| x.kind() == "simple_identifier")
+                        .map(|x| ident(self.t(x)).to_owned());
+                    names.push(if typed { None } else { name });
+                }
+            }
+        }
+        if names.is_empty() {
+            for (i, t) in tys.iter().enumerate() {
+                self.bind_fresh(&format!("${i}"), t.clone());
+            }
+            return;
+        }
+        if names.len() != tys.len() {
+            return;
+        }
+        for (name, t) in names.into_iter().zip(tys) {
+            if let Some(n) = name {
+                self.bind_fresh(&n, t);
+            }
+        }
+    }
+
+    /// `value = .member` / `x.prop = .member`: the target's type is expected.
+    pub(super) fn expect_assignment(&mut self, n: Node<'_>) {
+        let (Some(target), Some(value)) = (
+            n.child_by_field_name("target"),
+            n.child_by_field_name("result"),
+        ) else {
+            return;
+        };
+        if !wants_type(value, self.src) {
+            return;
+        }
+        let Some(expr) = named_children(target).into_iter().next() else {
+            return;
+        };
+        let t = self.infer(expr, 0);
+        if let Ty::Sdk { meta: false, .. } = t {
+            self.expected.insert(value.start_byte(), t);
+        }
+    }
+
+    /// `return .member` in a function whose declared result is an SDK type.
+    pub(super) fn expect_return(&mut self, n: Node<'_>) {
+        if !self.t(n).starts_with("return") {
+            return;
+        }
+        let (Some(value), Some(t)) = (n.child_by_field_name("result"), self.returns.last()) else {
+            return;
+        };
+        if let Ty::Sdk { meta: false, .. } = t
+            && wants_type(value, self.src)
+        {
+            let t = t.clone();
+            self.expected.insert(value.start_byte(), t);
+        }
+    }
+
+    /// `switch value { case .a: … }`: each implicit member pattern has the value's type.
+    pub(super) fn expect_cases(&mut self, n: Node<'_>) {
+        let Some(expr) = n.child_by_field_name("expr") else {
+            return;
+        };
+        let t = self.infer(expr, 0);
+        let Ty::Sdk { meta: false, .. } = t else {
+            return;
+        };
+        for entry in named_children(n) {
+            if entry.kind() != "switch_entry" {
+                continue;
+            }
+            for sp in named_children(entry) {
+                if sp.kind() != "switch_pattern" {
+                    continue;
+                }
+                for p in named_children(sp) {
+                    // `.a`, `.a(let x)`: the pattern starts with an implicit member
+                    if !self.t(p).starts_with('.') {
+                        continue;
+                    }
+                    self.expected.insert(p.start_byte(), t.clone());
+                    // `case .a:` is a pattern, not an expression the walk checks
+                    if let Some(id) = p.named_child(0)
+                        && id.kind() == "simple_identifier"
+                    {
+                        let name = ident(self.t(id)).to_owned();
+                        self.check_implicit_typed(&t, &name, None, id);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The declared result type of a function declaration.
+    pub(super) fn declared_result(&self, n: Node<'_>) -> Ty {
+        let kids = children(n);
+        let Some(arrow) = kids.iter().position(|c| c.kind() == "->") else {
+            return Ty::Unknown;
+        };
+        match kids[arrow + 1..].iter().find(|c| c.is_named()) {
+            Some(r) => self.ty_of_type_node(*r).instance(),
+            None => Ty::Unknown,
+        }
+    }
+
+    /// The implicit member expression (`.title.bold()`: tree-sitter reads the dot as
+    /// applying to `title.bold`) whose first name `n` is, if any.
+    pub(super) fn implicit_root<'t>(&self, n: Node<'t>) -> Option<Node<'t>> {
+        let mut cur = n;
+        for _ in 0..64 {
+            let p = cur.parent()?;
+            let first = match p.kind() {
+                "navigation_expression" => p.child_by_field_name("target"),
+                "call_expression" => p.named_child(0),
+                "prefix_expression" => {
+                    let dot = p
+                        .child_by_field_name("operation")
+                        .is_some_and(|o| self.t(o) == ".");
+                    return (dot && p.child_by_field_name("target") == Some(cur)).then_some(p);
+                }
+                _ => return None,
+            };
+            if first != Some(cur) {
+                return None;
+            }
+            cur = p;
+        }
+        None
+    }
+}
+
+/// Whether an expression's meaning depends on the type expected of it (it starts with an
+/// implicit member, or is a closure).
+fn wants_type(n: Node<'_>, src: &str) -> bool {
+    n.kind() == "lambda_literal"
+        || src
+            .get(n.start_byte()..n.end_byte())
+            .is_some_and(|t| t.starts_with('.'))
+}
+
+/// Element-wise agreement of the closure parameter types several candidates give.
+fn agree_each(per: Vec<Option<Vec<Ty>>>) -> Option<Vec<Ty>> {
+    let mut it = per.into_iter();
+    let first = it.next()??;
+    let mut out = first;
+    for other in it {
+        let other = other?;
+        if other.len() != out.len() {
+            return None;
+        }
+        for (a, b) in out.iter_mut().zip(other) {
+            if *a != b {
+                *a = Ty::Unknown;
+            }
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(labels: &[&str], trailing: &[&str]) -> CallArgs {
+        CallArgs {
+            labels: labels.iter().map(|s| s.to_string()).collect(),
+            trailing: trailing.iter().map(|s| s.to_string()).collect(),
+            closure_arity: None,
+        }
+    }
+
+    #[test]
+    fn arguments_line_up_with_parameters() {
+        let p = [
+            ("date", "Date.FormatStyle.DateStyle", false),
+            ("time", "Date.FormatStyle.TimeStyle", false),
+        ];
+        assert_eq!(align(&p, &args(&["date", "time"], &[])), Some(vec![0, 1]));
+        assert_eq!(align(&p, &args(&["time"], &[])), None);
+        let p = [
+            ("of", "T.Type", false),
+            ("returning", "R.Type", true),
+            (
+                "body",
+                "(inout ThrowingTaskGroup<T, any Error>) async throws -> R",
+                false,
+            ),
+        ];
+        assert_eq!(align(&p, &args(&["of"], &["_"])), Some(vec![0, 2]));
+        let p = [("_", "Any", false), ("separator", "String", true)];
+        assert_eq!(align(&p, &args(&["_", "_"], &[])), Some(vec![0, 0]));
+    }
+}

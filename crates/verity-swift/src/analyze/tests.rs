@@ -1,0 +1,534 @@
+//! Type-aware analysis against a small typed index written here: implicit members through
+//! the expected type, closure parameters of known APIs, property wrappers, member chains,
+//! locals that must not shadow implicit members, defaulted parameters.
+
+use std::sync::Arc;
+
+use crate::check::{CheckOptions, CriterionReport, FileReport, check_source};
+use crate::deprecations::DeprecationMap;
+use crate::index::{Availability, Decl, DeclSet, Index, Param, Relation, SymbolKind, split_path};
+use crate::version::{Domain, Target, Version};
+
+use SymbolKind as K;
+
+struct Sdk(DeclSet);
+
+impl Sdk {
+    fn new() -> Sdk {
+        let mut s = DeclSet {
+            platform: Target::parse("ios17.4"),
+            ..DeclSet::default()
+        };
+        for m in ["Swift", "Foundation", "SwiftUI", "SwiftData", "UIKit"] {
+            s.modules.insert(m.to_owned());
+        }
+        Sdk(s)
+    }
+
+    fn add(&mut self, module: &str, path: &str, kind: K, ty: Option<&str>) -> &mut Decl {
+        self.0.decls.push(Decl {
+            module: module.to_owned(),
+            path: split_path(path).into_iter().map(str::to_owned).collect(),
+            kind,
+            ty: ty.map(str::to_owned),
+            ..Decl::default()
+        });
+        self.0.decls.last_mut().expect("pushed")
+    }
+
+    fn ty(&mut self, module: &str, path: &str, kind: K) -> &mut Sdk {
+        self.add(module, path, kind, None);
+        self
+    }
+
+    fn member(&mut self, module: &str, path: &str, kind: K, ty: &str) -> &mut Sdk {
+        self.add(module, path, kind, Some(ty));
+        self
+    }
+
+    fn func(
+        &mut self,
+        module: &str,
+        path: &str,
+        kind: K,
+        ty: &str,
+        params: &[(&str, &str, bool)],
+        generics: Option<&str>,
+    ) -> &mut Sdk {
+        let d = self.add(module, path, kind, Some(ty));
+        d.params = Some(
+            params
+                .iter()
+                .map(|(l, t, d)| Param {
+                    label: (*l).to_owned(),
+                    ty: (*t).to_owned(),
+                    default: *d,
+                })
+                .collect(),
+        );
+        d.generics = generics.map(str::to_owned);
+        self
+    }
+
+    fn conforms(&mut self, source: &str, target: &str) -> &mut Sdk {
+        self.0.relations.push(Relation {
+            source: source.to_owned(),
+            target: target.to_owned(),
+            inherits: false,
+        });
+        self
+    }
+
+    fn index(&self) -> Index {
+        self.0.clone().into_index()
+    }
+}
+
+/// Foundation, Swift concurrency, SwiftUI and SwiftData facts, typed, for the snippets.
+fn sdk() -> Index {
+    let mut s = Sdk::new();
+    s.ty("Swift", "Int", K::Struct)
+        .ty("Swift", "Bool", K::Struct)
+        .func("Swift", "Bool.toggle()", K::Method, "Void", &[], None)
+        .ty("Swift", "String", K::Struct)
+        .func("Swift", "String.uppercased()", K::Method, "String", &[], None)
+        .ty("Swift", "Error", K::Protocol)
+        .ty("Swift", "Array", K::Struct)
+        .func(
+            "Swift",
+            "Array.map(_:)",
+            K::Method,
+            "[T]",
+            &[("_", "(Element) throws -> T", false)],
+            Some("Element, T"),
+        )
+        .func(
+            "Swift",
+            "Array.append(_:)",
+            K::Method,
+            "Void",
+            &[("_", "Element", false)],
+            Some("Element"),
+        )
+        .member("Swift", "Array.count", K::Property, "Int")
+        .ty("Swift", "Optional", K::Enum)
+        .member("Swift", "Optional.none", K::EnumCase, "")
+        .ty("Swift", "TaskPriority", K::Struct)
+        .ty("Swift", "ThrowingTaskGroup", K::Struct)
+        .func(
+            "Swift",
+            "ThrowingTaskGroup.addTask(priority:operation:)",
+            K::Method,
+            "Void",
+            &[
+                ("priority", "TaskPriority?", true),
+                ("operation", "() async throws -> ChildTaskResult", false),
+            ],
+            Some("ChildTaskResult, Failure: Error"),
+        )
+        .func(
+            "Swift",
+            "withThrowingTaskGroup(of:returning:body:)",
+            K::Func,
+            "GroupResult",
+            &[
+                ("of", "ChildTaskResult.Type", false),
+                ("returning", "GroupResult.Type", true),
+                (
+                    "body",
+                    "(inout ThrowingTaskGroup<ChildTaskResult, any Error>) async throws -> GroupResult",
+                    false,
+                ),
+            ],
+            Some("ChildTaskResult, GroupResult"),
+        );
+    // generic parameters of the generic types
+    for d in &mut s.0.decls {
+        match d.joined().as_str() {
+            "Array" | "Optional" => d.generics = Some("Element".into()),
+            "ThrowingTaskGroup" => d.generics = Some("ChildTaskResult, Failure: Error".into()),
+            _ => {}
+        }
+    }
+    s.ty("Foundation", "Date", K::Struct)
+        .func("Foundation", "Date.init()", K::Init, "Self", &[], None)
+        .func(
+            "Foundation",
+            "Date.formatted(date:time:)",
+            K::Method,
+            "String",
+            &[
+                ("date", "Date.FormatStyle.DateStyle", false),
+                ("time", "Date.FormatStyle.TimeStyle", false),
+            ],
+            None,
+        )
+        .ty("Foundation", "Date.FormatStyle", K::Struct)
+        .ty("Foundation", "Date.FormatStyle.DateStyle", K::Struct)
+        .member(
+            "Foundation",
+            "Date.FormatStyle.DateStyle.abbreviated",
+            K::TypeProperty,
+            "Date.FormatStyle.DateStyle",
+        )
+        .ty("Foundation", "Date.FormatStyle.TimeStyle", K::Struct)
+        .member(
+            "Foundation",
+            "Date.FormatStyle.TimeStyle.shortened",
+            K::TypeProperty,
+            "Date.FormatStyle.TimeStyle",
+        )
+        .ty("Foundation", "DateFormatter", K::Class)
+        .ty("Foundation", "DateFormatter.Style", K::Enum)
+        .member("Foundation", "DateFormatter.Style.medium", K::EnumCase, "")
+        .ty("Foundation", "JSONDecoder", K::Class)
+        .func(
+            "Foundation",
+            "JSONDecoder.init()",
+            K::Init,
+            "Self",
+            &[],
+            None,
+        )
+        .member(
+            "Foundation",
+            "JSONDecoder.dateDecodingStrategy",
+            K::Property,
+            "JSONDecoder.DateDecodingStrategy",
+        )
+        .ty("Foundation", "JSONDecoder.DateDecodingStrategy", K::Enum)
+        .member(
+            "Foundation",
+            "JSONDecoder.DateDecodingStrategy.iso8601",
+            K::EnumCase,
+            "",
+        )
+        .member(
+            "Foundation",
+            "JSONDecoder.DateDecodingStrategy.deferredToDate",
+            K::EnumCase,
+            "",
+        );
+    s.ty("SwiftUI", "View", K::Protocol)
+        .func(
+            "SwiftUI",
+            "View.font(_:)",
+            K::Method,
+            "some View",
+            &[("_", "Font?", false)],
+            None,
+        )
+        .func(
+            "SwiftUI",
+            "View.foregroundStyle(_:)",
+            K::Method,
+            "some View",
+            &[("_", "S", false)],
+            Some("S: ShapeStyle"),
+        )
+        .func(
+            "SwiftUI",
+            "View.onAppear(perform:)",
+            K::Method,
+            "some View",
+            &[("perform", "(() -> Void)?", true)],
+            None,
+        )
+        .ty("SwiftUI", "Text", K::Struct)
+        .func(
+            "SwiftUI",
+            "Text.init(_:)",
+            K::Init,
+            "Self",
+            &[("_", "String", false)],
+            None,
+        )
+        .conforms("Text", "View")
+        .ty("SwiftUI", "Font", K::Struct)
+        .member("SwiftUI", "Font.title", K::TypeProperty, "Font")
+        .member("SwiftUI", "Font.body", K::TypeProperty, "Font")
+        .func("SwiftUI", "Font.bold()", K::Method, "Font", &[], None)
+        .ty("SwiftUI", "Font.Weight", K::Struct)
+        .member(
+            "SwiftUI",
+            "Font.Weight.heavy",
+            K::TypeProperty,
+            "Font.Weight",
+        )
+        .ty("SwiftUI", "ShapeStyle", K::Protocol)
+        .member(
+            "SwiftUI",
+            "ShapeStyle.secondary",
+            K::TypeProperty,
+            "HierarchicalShapeStyle",
+        )
+        .ty("SwiftUI", "HierarchicalShapeStyle", K::Struct)
+        .conforms("HierarchicalShapeStyle", "ShapeStyle")
+        .ty("SwiftUI", "Binding", K::Struct)
+        .member("SwiftUI", "Binding.wrappedValue", K::Property, "Value")
+        .ty("SwiftUI", "State", K::Struct)
+        .ty("SwiftUI", "Environment", K::Struct)
+        .ty("SwiftUI", "EnvironmentValues", K::Struct)
+        .member(
+            "SwiftUI",
+            "EnvironmentValues.modelContext",
+            K::Property,
+            "ModelContext",
+        )
+        .ty("SwiftData", "ModelContext", K::Class)
+        .func(
+            "SwiftData",
+            "ModelContext.insert(_:)",
+            K::Method,
+            "Void",
+            &[("_", "T", false)],
+            Some("T"),
+        )
+        .func(
+            "SwiftData",
+            "ModelContext.save()",
+            K::Method,
+            "Void",
+            &[],
+            None,
+        )
+        .ty("SwiftData", "Query", K::Struct);
+    for d in &mut s.0.decls {
+        if d.joined() == "Binding" || d.joined() == "State" {
+            d.generics = Some("Value".into());
+        }
+    }
+    // an Objective-C method with a defaulted parameter, and a deprecated overload
+    s.ty("UIKit", "UIThing", K::Class)
+        .func("UIKit", "UIThing.init()", K::Init, "Self", &[], None)
+        .func(
+            "UIKit",
+            "UIThing.configure(with:animated:)",
+            K::Method,
+            "Void",
+            &[("with", "Int", false), ("animated", "Bool", true)],
+            None,
+        )
+        .func(
+            "UIKit",
+            "UIThing.configure(with:)",
+            K::Method,
+            "Void",
+            &[("with", "Int", false)],
+            None,
+        );
+    for d in &mut s.0.decls {
+        if d.module == "UIKit" {
+            d.objc = true;
+        }
+        if d.joined() == "UIThing.configure(with:)" {
+            d.availability = vec![Availability {
+                domain: Some(Domain::Ios),
+                introduced: Some(Version::new(2, 0, 0)),
+                deprecated: Some(Version::new(13, 0, 0)),
+                ..Availability::default()
+            }];
+        }
+    }
+    s.index()
+}
+
+fn check(src: &str) -> FileReport {
+    let index = Arc::new(sdk());
+    let opts = CheckOptions {
+        deprecations: Arc::new(DeprecationMap::default()),
+        index,
+        ..CheckOptions::new(Target::parse("ios17.0").expect("target")).expect("options")
+    };
+    check_source(src, &opts)
+}
+
+fn messages(r: &CriterionReport) -> Vec<String> {
+    r.evidence.iter().map(|e| e.message.clone()).collect()
+}
+
+fn failures(r: &CriterionReport) -> Vec<String> {
+    messages(r)
+        .into_iter()
+        .filter(|m| !m.starts_with("unverifiable"))
+        .collect()
+}
+
+fn metric(r: &CriterionReport, k: &str) -> f64 {
+    r.metrics.get(k).copied().unwrap_or(-1.0)
+}
+
+#[test]
+fn implicit_member_argument_uses_the_parameter_type() {
+    let ok = check(
+        "import Foundation\nlet d = Date()\nlet s = d.formatted(date: .abbreviated, time: .shortened)\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    assert!(metric(&ok.criteria.symbols_exist, "resolved") >= 4.0);
+    // `.medium` exists elsewhere (DateFormatter.Style), not in Date.FormatStyle.DateStyle
+    let bad = check(
+        "import Foundation\nlet d = Date()\nlet s = d.formatted(date: .medium, time: .shortened)\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(!bad.symbols_exist, "{f:?}");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].contains("`.medium` is not a member of `Date.FormatStyle.DateStyle`"),
+        "{f:?}"
+    );
+    assert_eq!(bad.criteria.symbols_exist.evidence[0].line, Some(3));
+}
+
+#[test]
+fn implicit_member_assigned_to_a_property() {
+    let ok = check(
+        "import Foundation\nlet decoder = JSONDecoder()\ndecoder.dateDecodingStrategy = .iso8601\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(
+        "import Foundation\nlet decoder = JSONDecoder()\ndecoder.dateDecodingStrategy = .medium\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("not a member of `JSONDecoder.DateDecodingStrategy`")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn return_and_case_patterns_use_the_declared_type() {
+    let ok = check(
+        "import SwiftUI\nfunc w() -> Font.Weight { return .heavy }\nfunc f(s: JSONDecoder.DateDecodingStrategy) {\n    switch s {\n    case .iso8601: break\n    default: break\n    }\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check("import SwiftUI\nfunc w() -> Font.Weight { return .medium }\n");
+    assert!(!bad.symbols_exist);
+    let bad = check(
+        "import Foundation\nfunc f(s: JSONDecoder.DateDecodingStrategy) {\n    switch s {\n    case .medium: break\n    default: break\n    }\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter().any(|m| m.contains("`.medium` is not a member")),
+        "{bad:?}"
+    );
+}
+
+#[test]
+fn closure_parameters_of_known_apis_are_typed() {
+    let src = "func load() async throws {\n    try await withThrowingTaskGroup(of: Int.self) { group in\n        group.addTask { 1 }\n        group.notAMethod()\n    }\n}\n";
+    let r = check(src);
+    let f = failures(&r.criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].contains("`ThrowingTaskGroup` has no member `notAMethod`"),
+        "{f:?}"
+    );
+    // `$0` too
+    let src = "func load() async throws {\n    try await withThrowingTaskGroup(of: Int.self) {\n        $0.addTask { 1 }\n        $0.nope()\n    }\n}\n";
+    let f = failures(&check(src).criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+}
+
+#[test]
+fn property_wrappers_give_types() {
+    let env = "import SwiftUI\nimport SwiftData\nstruct V: View {\n    @Environment(\\.modelContext) private var context\n    var body: some View {\n        Text(\"a\").onAppear { context.save(); context.remove() }\n    }\n}\n";
+    let f = failures(&check(env).criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].contains("`ModelContext` has no member `remove`"),
+        "{f:?}"
+    );
+    let by_type = "import SwiftUI\nimport SwiftData\nstruct V: View {\n    @Environment(ModelContext.self) var context\n    var body: some View {\n        Text(\"a\").onAppear { context.nope() }\n    }\n}\n";
+    let f = failures(&check(by_type).criteria.symbols_exist);
+    assert!(f.iter().any(|m| m.contains("no member `nope`")), "{f:?}");
+    // `$on` is a Binding<Bool>; its wrappedValue a Bool
+    let state = "import SwiftUI\nstruct V: View {\n    @State private var on: Bool = false\n    var body: some View {\n        Text(\"a\").onAppear { $on.wrappedValue.toggle(); $on.wrappedValue.flip() }\n    }\n}\n";
+    let f = failures(&check(state).criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].contains("`Bool` has no member `flip`"), "{f:?}");
+    // `@Query var items: [Item]`: the elements are the source's own type
+    let query = "import SwiftUI\nimport SwiftData\nstruct Item { var title: String }\nstruct V: View {\n    @Query var items: [Item]\n    var body: some View {\n        Text(\"a\").onAppear {\n            for item in items { print(item.title) }\n            _ = items.map { $0.title }\n            _ = items.count\n            items.nope()\n        }\n    }\n}\n";
+    let f = failures(&check(query).criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].contains("`Array` has no member `nope`"), "{f:?}");
+}
+
+#[test]
+fn element_types_of_sdk_arrays() {
+    let src = "let names: [String] = []\nfor n in names { _ = n.uppercased(); _ = n.shout() }\n_ = names.map { $0.uppercased() }\n_ = names.map { $0.whisper() }\n";
+    let f = failures(&check(src).criteria.symbols_exist);
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert!(
+        f.iter().all(|m| m.contains("`String` has no member")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn locals_never_shadow_implicit_members() {
+    let src = "import SwiftUI\nstruct V: View {\n    let title = \"Hello\"\n    var body: some View {\n        Text(title).font(.title.bold())\n    }\n}\n";
+    let r = check(src);
+    assert!(r.symbols_exist, "{:?}", messages(&r.criteria.symbols_exist));
+    // the chain is resolved through Font, not through the local String
+    let bad = "import SwiftUI\nstruct V: View {\n    let title = \"Hello\"\n    var body: some View {\n        Text(title).font(.title.uppercased())\n    }\n}\n";
+    let f = failures(&check(bad).criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`Font` has no member `uppercased`")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn protocol_expected_types_look_in_the_protocol_then_fall_back() {
+    // `S: ShapeStyle`: `.secondary` is declared on ShapeStyle (where Self == …)
+    let ok = check("import SwiftUI\nlet v = Text(\"a\").foregroundStyle(.secondary)\n");
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    // a name the protocol lacks may belong to a conforming type: name-only, no alarm
+    let other = check("import SwiftUI\nlet v = Text(\"a\").foregroundStyle(.medium)\n");
+    assert!(
+        other.symbols_exist,
+        "{:?}",
+        messages(&other.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn unknown_receivers_are_unverifiable_not_missing() {
+    let r = check("func f(x: Mystery) { x.anything(); x.other }\n");
+    let s = &r.criteria.symbols_exist;
+    assert!(metric(s, "unresolved") >= 2.0, "{:?}", s.metrics);
+    assert!(
+        messages(s)
+            .iter()
+            .any(|m| m.starts_with("unverifiable: `anything()`")),
+        "{:?}",
+        messages(s)
+    );
+}
+
+#[test]
+fn omitted_defaulted_argument_is_not_only_the_deprecated_overload() {
+    let r = check(
+        "import UIKit\nlet t = UIThing()\nt.configure(with: 1, animated: false)\nt.configure(with: 2)\n",
+    );
+    assert!(r.symbols_exist, "{:?}", messages(&r.criteria.symbols_exist));
+    assert!(r.no_deprecated, "{:?}", messages(&r.criteria.no_deprecated));
+}

@@ -1,0 +1,378 @@
+//! Types from the index: a symbol's recorded type (a property's type, a method's result, a
+//! parameter's type) turned into a [`Ty`] relative to its receiver — the receiver's generic
+//! arguments substituted (`Binding<Bool>.wrappedValue` is `Bool`), `Self` the receiver,
+//! relative names of nested types found in the enclosing types, generic parameters the call
+//! does not pin down left unknown.
+
+use crate::index::{SymId, SymbolKind, TypeRef, split_top_level};
+
+use super::Analyzer;
+use super::types::Ty;
+
+/// Generic parameters in scope for one symbol: the receiver type's (with the argument the
+/// receiver supplies, when known) and the symbol's own (never known).
+pub(super) type Subst = Vec<(String, Option<TypeRef>)>;
+
+/// The generic parameter names of a recorded generic signature (`T: Decodable, U`:
+/// parameters are written `Name` or `Name: Constraint`; other requirements are written
+/// `lhs : rhs` or `lhs == rhs`).
+pub(super) fn generic_names(sig: &str) -> Vec<String> {
+    split_top_level(sig, ',')
+        .into_iter()
+        .filter_map(|p| {
+            let p = p.trim();
+            let name = p.split(':').next().unwrap_or("");
+            let ok = !name.is_empty()
+                && !p.contains("==")
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+            ok.then(|| name.to_owned())
+        })
+        .collect()
+}
+
+/// The single protocol a generic parameter is constrained to in a signature (`S` in
+/// `S: ShapeStyle`), when that is its only constraint.
+fn generic_constraint(sig: &str, name: &str) -> Option<String> {
+    split_top_level(sig, ',').into_iter().find_map(|p| {
+        let (lhs, rhs) = p.trim().split_once(':')?;
+        let rhs = rhs.trim();
+        (lhs.trim() == name && !lhs.ends_with(' ') && !rhs.contains('&') && !rhs.contains('<'))
+            .then(|| rhs.to_owned())
+    })
+}
+
+impl<'a> Analyzer<'a> {
+    /// The generic parameter names of an SDK type.
+    fn type_generic_names(&self, path: &str) -> Vec<String> {
+        self.index
+            .type_syms(path)
+            .into_iter()
+            .find_map(|id| self.index.sym_generics(id))
+            .map(generic_names)
+            .unwrap_or_default()
+    }
+
+    /// The generic parameters a member of `recv` sees.
+    pub(super) fn subst_for(&self, recv: &Ty, member: Option<SymId>) -> Subst {
+        let mut s: Subst = Vec::new();
+        if let Ty::Sdk { path, args, .. } = recv {
+            let names = self.type_generic_names(path);
+            for (i, n) in names.into_iter().enumerate() {
+                s.push((n, args.get(i).cloned()));
+            }
+        }
+        if let Some(sig) = member.and_then(|m| self.index.sym_generics(m)) {
+            for n in generic_names(sig) {
+                if !s.iter().any(|(x, _)| *x == n) {
+                    s.push((n, None));
+                }
+            }
+        }
+        s
+    }
+
+    /// A named type's path as the index knows it: relative names are looked up in the
+    /// enclosing types of `context` first (the innermost wins, as in Swift).
+    fn resolve_path(&self, path: &str, context: Option<&str>) -> Option<String> {
+        if let Some(ctx) = context {
+            let mut c: &str = ctx;
+            loop {
+                let cand = format!("{c}.{path}");
+                if self.index.is_type(&cand) {
+                    return Some(cand);
+                }
+                match c.rsplit_once('.') {
+                    Some((up, _)) => c = up,
+                    None => break,
+                }
+            }
+        }
+        self.index.is_type(path).then(|| path.to_owned())
+    }
+
+    /// A recorded type as a [`Ty`]: `subst` the generic parameters in scope, `self_ty` what
+    /// `Self` means, `context` the declaring type (for relative names).
+    pub(super) fn ty_of_ref(
+        &self,
+        t: &TypeRef,
+        subst: &Subst,
+        self_ty: &Ty,
+        context: Option<&str>,
+        depth: usize,
+    ) -> Ty {
+        if depth > 8 {
+            return Ty::Unknown;
+        }
+        match t {
+            TypeRef::Named(comps) => {
+                let Some(first) = comps.first() else {
+                    return Ty::Unknown;
+                };
+                if first.name == "Self" {
+                    return if comps.len() == 1 {
+                        match self_ty {
+                            Ty::Sdk { .. } => self_ty.clone().instance(),
+                            Ty::Unknown => Ty::Unknown,
+                        }
+                    } else {
+                        Ty::Unknown
+                    };
+                }
+                if let Some((_, arg)) = subst.iter().find(|(n, _)| *n == first.name) {
+                    return match (arg, comps.len()) {
+                        (Some(a), 1) => {
+                            self.ty_of_ref(a, &Vec::new(), &Ty::Unknown, None, depth + 1)
+                        }
+                        _ => Ty::Unknown,
+                    };
+                }
+                let path = comps
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
+                let Some(p) = self.resolve_path(&path, context) else {
+                    return Ty::Unknown;
+                };
+                if t.args().is_empty()
+                    && let Some(aliased) = self.alias_of(&p)
+                {
+                    return self.ty_of_ref(&aliased, &Vec::new(), &Ty::Unknown, None, depth + 1);
+                }
+                Ty::Sdk {
+                    path: p,
+                    meta: false,
+                    also: None,
+                    args: t.args().iter().map(|a| substitute(a, subst)).collect(),
+                }
+            }
+            TypeRef::Optional(inner) => self
+                .ty_of_ref(inner, subst, self_ty, context, depth + 1)
+                .optional(),
+            TypeRef::Array(e) => Ty::Sdk {
+                path: "Array".into(),
+                meta: false,
+                also: None,
+                args: vec![substitute(e, subst)],
+            },
+            TypeRef::Dictionary(k, v) => Ty::Sdk {
+                path: "Dictionary".into(),
+                meta: false,
+                also: None,
+                args: vec![substitute(k, subst), substitute(v, subst)],
+            },
+            TypeRef::Opaque(p) | TypeRef::Existential(p) => {
+                self.ty_of_ref(p, subst, self_ty, context, depth + 1)
+            }
+            TypeRef::Metatype(inner) => {
+                match self.ty_of_ref(inner, subst, self_ty, context, depth + 1) {
+                    Ty::Sdk { path, args, .. } => Ty::Sdk {
+                        path,
+                        meta: true,
+                        also: None,
+                        args,
+                    },
+                    Ty::Unknown => Ty::Unknown,
+                }
+            }
+            _ => Ty::Unknown,
+        }
+    }
+
+    /// The type a use of `id` on `recv` has: an enum case or initializer the receiver's
+    /// type, anything else its recorded type.
+    pub(super) fn member_ty(&self, recv: &Ty, id: SymId) -> Ty {
+        let Some(s) = self.index.sym(id) else {
+            return Ty::Unknown;
+        };
+        let parent = self.index.s(s.parent).to_owned();
+        match s.kind {
+            SymbolKind::EnumCase => {
+                return match recv {
+                    Ty::Sdk { .. } => recv.clone().instance(),
+                    Ty::Unknown => Ty::Unknown,
+                };
+            }
+            k if k.is_type() => return Ty::Unknown,
+            _ => {}
+        }
+        let Some(t) = self.index.sym_type(id).and_then(TypeRef::parse) else {
+            return Ty::Unknown;
+        };
+        let subst = self.subst_for(recv, Some(id));
+        let ctx = (!parent.is_empty()).then_some(parent.as_str());
+        self.ty_of_ref(&t, &subst, recv, ctx, 0)
+    }
+
+    /// The one type all candidates agree on.
+    pub(super) fn agreed_ty(&self, recv: &Ty, ids: &[SymId]) -> Ty {
+        let mut out: Option<Ty> = None;
+        for &id in ids {
+            let t = self.member_ty(recv, id);
+            if t == Ty::Unknown {
+                return Ty::Unknown;
+            }
+            match &out {
+                None => out = Some(t),
+                Some(o) if *o == t => {}
+                Some(_) => return Ty::Unknown,
+            }
+        }
+        out.unwrap_or(Ty::Unknown)
+    }
+
+    /// The recorded type of parameter `pi` of a callee (`id`) on `recv`, as the type an
+    /// argument there must have: a generic parameter constrained to one protocol stands for
+    /// that protocol (its static members, and those of its constrained extensions, are the
+    /// valid implicit members).
+    pub(super) fn param_ty(&self, recv: &Ty, id: SymId, pi: usize) -> (Ty, Option<TypeRef>) {
+        let Some(params) = self.index.sym_params(id) else {
+            return (Ty::Unknown, None);
+        };
+        let Some((_, ty, _)) = params.get(pi) else {
+            return (Ty::Unknown, None);
+        };
+        let Some(t) = TypeRef::parse(ty) else {
+            return (Ty::Unknown, None);
+        };
+        let s = self.index.sym(id);
+        let ctx = s.map(|s| self.index.s(s.parent).to_owned());
+        let ctx = ctx.as_deref().filter(|c| !c.is_empty());
+        let subst = self.subst_for(recv, Some(id));
+        // `S` where `S: ShapeStyle`
+        if let TypeRef::Named(comps) = t.unwrapped()
+            && comps.len() == 1
+            && let Some(sig) = self.index.sym_generics(id)
+            && let Some(p) = generic_constraint(sig, &comps[0].name)
+            && let Some(proto) = self.resolve_path(&p, None)
+        {
+            let ty = Ty::sdk(&proto);
+            let ty = if matches!(t, TypeRef::Optional(_)) {
+                ty.optional()
+            } else {
+                ty
+            };
+            return (ty, Some(t));
+        }
+        let ty = self.ty_of_ref(&t, &subst, recv, ctx, 0);
+        (ty, Some(substitute(&t, &subst)))
+    }
+
+    /// The type a typealias stands for (`TimeInterval` → `Double`), when every declaration
+    /// of that path is a typealias with a recorded type.
+    fn alias_of(&self, path: &str) -> Option<TypeRef> {
+        let ids = self.index.type_syms(path);
+        let mut out: Option<TypeRef> = None;
+        for id in ids {
+            let s = self.index.sym(id)?;
+            if s.kind != SymbolKind::Typealias {
+                return None;
+            }
+            let t = TypeRef::parse(self.index.sym_type(id)?)?;
+            match &out {
+                Some(o) if *o != t => return None,
+                _ => out = Some(t),
+            }
+        }
+        out
+    }
+
+    /// Candidates declared on the receiver's own type win over inherited ones (Swift picks
+    /// the most specific overload: `Text.font(_:)` over `View.font(_:)` on a `Text`).
+    pub(super) fn own_first(&self, recv: &Ty, ids: Vec<SymId>) -> Vec<SymId> {
+        let Ty::Sdk { path, .. } = recv else {
+            return ids;
+        };
+        let own: Vec<SymId> = ids
+            .iter()
+            .copied()
+            .filter(|&id| {
+                self.index
+                    .sym(id)
+                    .is_some_and(|s| self.index.s(s.parent) == path)
+            })
+            .collect();
+        if own.is_empty() { ids } else { own }
+    }
+
+    /// Whether a path is an SDK protocol.
+    pub(super) fn is_protocol(&self, path: &str) -> bool {
+        self.index.type_syms(path).iter().any(|&id| {
+            self.index
+                .sym(id)
+                .is_some_and(|s| s.kind == SymbolKind::Protocol)
+        })
+    }
+}
+
+/// `t` with the known generic arguments put in.
+fn substitute(t: &TypeRef, subst: &Subst) -> TypeRef {
+    match t {
+        TypeRef::Named(comps) => {
+            if comps.len() == 1
+                && comps[0].args.is_empty()
+                && let Some((_, Some(a))) = subst.iter().find(|(n, _)| *n == comps[0].name)
+            {
+                return a.clone();
+            }
+            TypeRef::Named(
+                comps
+                    .iter()
+                    .map(|c| crate::index::NameComp {
+                        name: c.name.clone(),
+                        args: c.args.iter().map(|a| substitute(a, subst)).collect(),
+                    })
+                    .collect(),
+            )
+        }
+        TypeRef::Optional(x) => TypeRef::Optional(Box::new(substitute(x, subst))),
+        TypeRef::Array(x) => TypeRef::Array(Box::new(substitute(x, subst))),
+        TypeRef::Dictionary(k, v) => TypeRef::Dictionary(
+            Box::new(substitute(k, subst)),
+            Box::new(substitute(v, subst)),
+        ),
+        TypeRef::Tuple(items) => TypeRef::Tuple(
+            items
+                .iter()
+                .map(|(l, x)| (l.clone(), substitute(x, subst)))
+                .collect(),
+        ),
+        TypeRef::Function {
+            params,
+            ret,
+            is_async,
+            throws,
+        } => TypeRef::Function {
+            params: params.iter().map(|p| substitute(p, subst)).collect(),
+            ret: Box::new(substitute(ret, subst)),
+            is_async: *is_async,
+            throws: *throws,
+        },
+        TypeRef::Opaque(x) => TypeRef::Opaque(Box::new(substitute(x, subst))),
+        TypeRef::Existential(x) => TypeRef::Existential(Box::new(substitute(x, subst))),
+        TypeRef::Composition(xs) => {
+            TypeRef::Composition(xs.iter().map(|x| substitute(x, subst)).collect())
+        }
+        TypeRef::Metatype(x) => TypeRef::Metatype(Box::new(substitute(x, subst))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generic_signatures() {
+        assert_eq!(generic_names("T: Decodable, U"), vec!["T", "U"]);
+        assert_eq!(
+            generic_names("Value, Self == Binding<Bool>, Value : Equatable"),
+            vec!["Value"]
+        );
+        assert_eq!(
+            generic_constraint("S: ShapeStyle", "S").as_deref(),
+            Some("ShapeStyle")
+        );
+        assert_eq!(generic_constraint("S : ShapeStyle", "S"), None);
+        assert_eq!(generic_constraint("S: A & B", "S"), None);
+    }
+}
