@@ -540,7 +540,7 @@ fn availability_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport 
         let (res, unres) = use_counts(a);
         return CriterionReport::new(
             ScoreStatus::Pass,
-            format!("{n} resolved symbol use(s) available on {}", opts.target),
+            format!("{n} symbol use(s) available on {}", opts.target),
         )
         .metric("checked", n)
         .metric("violations", 0)
@@ -684,7 +684,7 @@ fn deprecation_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport {
         CriterionReport::new(
             ScoreStatus::Pass,
             format!(
-                "no deprecated API among {checked} resolved use(s) on {}",
+                "no deprecated API among {checked} symbol use(s) on {}",
                 opts.target
             ),
         )

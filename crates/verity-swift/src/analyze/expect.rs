@@ -320,6 +320,25 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// `let x: T = .member`: the annotated type is expected.
+    pub(super) fn expect_property(&mut self, n: Node<'_>) {
+        let Some(value) = n.child_by_field_name("value") else {
+            return;
+        };
+        if !wants_type(value, self.src) || value.kind() == "lambda_literal" {
+            return;
+        }
+        let Some(ann) = children(n)
+            .into_iter()
+            .find(|c| c.kind() == "type_annotation")
+        else {
+            return;
+        };
+        if let t @ Ty::Sdk { meta: false, .. } = self.ty_of_type_node(ann) {
+            self.expected.insert(value.start_byte(), t);
+        }
+    }
+
     /// `return .member` in a function whose declared result is an SDK type.
     pub(super) fn expect_return(&mut self, n: Node<'_>) {
         if !self.t(n).starts_with("return") {

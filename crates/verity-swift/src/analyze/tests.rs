@@ -416,6 +416,20 @@ fn return_and_case_patterns_use_the_declared_type() {
     );
     let bad = check("import SwiftUI\nfunc w() -> Font.Weight { return .medium }\n");
     assert!(!bad.symbols_exist);
+    // an annotated declaration
+    let ok = check("import SwiftUI\nlet w: Font.Weight = .heavy\nvar f: Font? = .title.bold()\n");
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check("import SwiftUI\nlet w: Font.Weight = .medium\n");
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("not a member of `Font.Weight`")),
+        "{f:?}"
+    );
     let bad = check(
         "import Foundation\nfunc f(s: JSONDecoder.DateDecodingStrategy) {\n    switch s {\n    case .medium: break\n    default: break\n    }\n}\n",
     );

@@ -194,6 +194,7 @@ impl<'a> Analyzer<'a> {
             "property_declaration" => {
                 let g = self.push_decl_guards(n);
                 self.bind_property(n);
+                self.expect_property(n);
                 // a `return` in a computed property's getter is not the enclosing function's
                 self.returns.push(Ty::Unknown);
                 for c in children(n) {
