@@ -178,6 +178,24 @@ fn sdk() -> Index {
             K::TypeProperty,
             "Date.FormatStyle.TimeStyle",
         )
+        .ty("Foundation", "URL", K::Struct)
+        .func(
+            "Foundation",
+            "URL.init(string:)",
+            K::Init,
+            "Self?",
+            &[("string", "String", false)],
+            None,
+        )
+        .member("Foundation", "URL.host", K::Property, "String?")
+        .func(
+            "Foundation",
+            "URL.appending(path:)",
+            K::Method,
+            "Self",
+            &[("path", "String", false)],
+            None,
+        )
         .ty("Foundation", "DateFormatter", K::Class)
         .ty("Foundation", "DateFormatter.Style", K::Enum)
         .member("Foundation", "DateFormatter.Style.medium", K::EnumCase, "")
@@ -545,4 +563,22 @@ fn omitted_defaulted_argument_is_not_only_the_deprecated_overload() {
     );
     assert!(r.symbols_exist, "{:?}", messages(&r.criteria.symbols_exist));
     assert!(r.no_deprecated, "{:?}", messages(&r.criteria.no_deprecated));
+}
+
+#[test]
+fn optionals_and_member_chains() {
+    let src = "import Foundation\nlet u = URL(string: \"https://a.b\")\nif let h = u?.host { _ = h.uppercased(); _ = h.nope() }\nlet name = u?.host ?? \"x\"\n_ = name.alsoNope()\nguard let host = u?.host else { fatalError() }\n_ = host.stillNope()\nlet v = URL(string: \"x\")!.appending(path: \"y\").appending(path: \"z\")\n_ = v.nope2\n_ = u?.host?.uppercased()\n";
+    let f: Vec<String> = failures(&check(src).criteria.symbols_exist)
+        .into_iter()
+        .filter(|m| m.contains("has no member"))
+        .collect();
+    for want in [
+        "`String` has no member `nope`",
+        "`String` has no member `alsoNope`",
+        "`String` has no member `stillNope`",
+        "`URL` has no member `nope2`",
+    ] {
+        assert!(f.iter().any(|m| m.contains(want)), "{want}: {f:?}");
+    }
+    assert_eq!(f.len(), 4, "{f:?}");
 }
