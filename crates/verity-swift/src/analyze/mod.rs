@@ -137,6 +137,8 @@ pub(crate) struct Analyzer<'a> {
     closure_params: HashMap<usize, Vec<Ty>>,
     /// The declared result types of the enclosing functions.
     returns: Vec<Ty>,
+    /// The index in `scopes` of each enclosing type declaration's members (for `self.x`).
+    type_scopes: Vec<usize>,
 }
 
 impl<'a> Analyzer<'a> {
@@ -156,6 +158,7 @@ impl<'a> Analyzer<'a> {
             expected: HashMap::new(),
             closure_params: HashMap::new(),
             returns: Vec::new(),
+            type_scopes: Vec::new(),
         }
     }
 

@@ -582,3 +582,18 @@ fn optionals_and_member_chains() {
     }
     assert_eq!(f.len(), 4, "{f:?}");
 }
+
+#[test]
+fn self_members_have_their_declared_types() {
+    let src = "import SwiftUI\nimport SwiftData\nstruct V: View {\n    @Environment(\\.modelContext) private var context\n    let decoder = JSONDecoder()\n    var body: some View {\n        Text(\"a\").onAppear {\n            self.context.save()\n            self.context.nope()\n            self.decoder.dateDecodingStrategy = .iso8601\n            self.decoder.dateDecodingStrategy = .medium\n        }\n    }\n}\n";
+    let f = failures(&check(src).criteria.symbols_exist);
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert!(
+        f[0].contains("`ModelContext` has no member `nope`"),
+        "{f:?}"
+    );
+    assert!(
+        f[1].contains("not a member of `JSONDecoder.DateDecodingStrategy`"),
+        "{f:?}"
+    );
+}

@@ -371,6 +371,9 @@ impl<'a> Analyzer<'a> {
                 let Some(name) = nav_name(n, self.src) else {
                     return Ty::Unknown;
                 };
+                if target.kind() == "self_expression" {
+                    return self.self_member(&name);
+                }
                 let recv = self.infer(target, depth + 1);
                 let between = n
                     .child_by_field_name("suffix")
@@ -435,6 +438,30 @@ impl<'a> Analyzer<'a> {
                     _ => ty,
                 }
             }
+            _ => Ty::Unknown,
+        }
+    }
+
+    /// `self.name`: a property the enclosing type declares (with its known type), else one
+    /// of the SDK types it inherits or extends.
+    fn self_member(&mut self, name: &str) -> Ty {
+        let Some(&i) = self.type_scopes.last() else {
+            return Ty::Unknown;
+        };
+        if let Some(t) = self.scopes.get(i).and_then(|s| s.get(name)) {
+            return t.clone();
+        }
+        if self.declared_value(name) {
+            return Ty::Unknown;
+        }
+        let supers = self.type_ctx.last().cloned().unwrap_or_default();
+        let tys: Vec<Ty> = supers
+            .iter()
+            .map(|p| self.property_result(&Ty::sdk(p), name))
+            .filter(|t| *t != Ty::Unknown)
+            .collect();
+        match tys.as_slice() {
+            [t] => t.clone(),
             _ => Ty::Unknown,
         }
     }

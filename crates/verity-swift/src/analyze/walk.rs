@@ -144,6 +144,7 @@ impl<'a> Analyzer<'a> {
             "class_declaration" | "protocol_declaration" => {
                 let g = self.push_decl_guards(n);
                 self.scopes.push(HashMap::new());
+                self.type_scopes.push(self.scopes.len() - 1);
                 self.in_type += 1;
                 let ctx = self.supertypes_written(n);
                 self.type_ctx.push(ctx);
@@ -159,6 +160,7 @@ impl<'a> Analyzer<'a> {
                 }
                 self.in_type -= 1;
                 self.type_ctx.pop();
+                self.type_scopes.pop();
                 self.scopes.pop();
                 self.guards.truncate(g);
             }
