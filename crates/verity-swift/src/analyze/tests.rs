@@ -597,3 +597,11 @@ fn self_members_have_their_declared_types() {
         "{f:?}"
     );
 }
+
+#[test]
+fn the_error_of_a_catch_block_is_not_a_property_named_error() {
+    let src = "import Foundation\nfinal class M {\n    var error: String?\n    func f() {\n        do { _ = try JSONDecoder() } catch { self.error = error.localizedDescription }\n        _ = error?.uppercased()\n        _ = error?.nope()\n    }\n}\n";
+    let f = failures(&check(src).criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].contains("`String` has no member `nope`"), "{f:?}");
+}

@@ -233,6 +233,13 @@ impl<'a> Analyzer<'a> {
                 self.returns.pop();
                 self.scopes.pop();
             }
+            "catch_block" => {
+                // the implicit `error` (or the pattern's names) shadows any property
+                self.scopes.push(HashMap::new());
+                self.bind_fresh("error", Ty::Unknown);
+                self.visit_children(n, depth);
+                self.scopes.pop();
+            }
             "assignment" => {
                 self.expect_assignment(n);
                 self.visit_children(n, depth);
