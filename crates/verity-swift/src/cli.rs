@@ -11,7 +11,8 @@ use crate::check::{
     default_map,
 };
 use crate::deprecations::DeprecationMap;
-use crate::index::{Index, IndexError, SymbolFacts, build_index};
+use crate::index::sdk::{self, MergeStats};
+use crate::index::{Index, IndexError, SymbolFacts, read_graphs};
 
 /// What `verity symbols build` did.
 #[derive(Clone, Debug, Serialize)]
@@ -21,8 +22,13 @@ pub struct BuildSummary {
     pub modules: u32,
     pub bytes: usize,
     pub label: String,
+    /// Symbols with a type (property type, return type, aliased type…) or parameters.
+    pub typed: usize,
     #[serde(with = "secs")]
     pub elapsed: Duration,
+    /// Graphs and an SDK: how many graph declarations got the SDK's types, per module.
+    #[serde(skip)]
+    pub merge: Option<MergeStats>,
 }
 
 mod secs {
@@ -34,22 +40,55 @@ mod secs {
     }
 }
 
-/// `verity symbols build DIR... --out INDEX`.
-pub fn build(dirs: &[PathBuf], out: &Path) -> Result<BuildSummary, IndexError> {
+/// `verity symbols build [GRAPHS_DIR]... [--sdk SDK_DIR] --out INDEX`: the facts of the
+/// symbol graphs, the declarations of an SDK's interfaces, or both (the graphs' names, kinds
+/// and availability with the SDK's types, see [`sdk::attach_types`]).
+pub fn build(
+    dirs: &[PathBuf],
+    sdk_dir: Option<&Path>,
+    out: &Path,
+) -> Result<BuildSummary, IndexError> {
     let started = Instant::now();
-    let ix = build_index(dirs)?;
+    let (set, merge) = match (dirs.is_empty(), sdk_dir) {
+        (true, None) => return Err(IndexError::NoGraphs("(no directory given)".into())),
+        (false, None) => (read_graphs(dirs)?, None),
+        (true, Some(s)) => (sdk::read_sdk(s)?, None),
+        (false, Some(s)) => {
+            let mut base = read_graphs(dirs)?;
+            let from_sdk = sdk::read_sdk(s)?;
+            let stats = sdk::attach_types(&mut base, &from_sdk);
+            base.sources.extend(from_sdk.sources);
+            (base, Some(stats))
+        }
+    };
+    let ix = set.into_index();
     let bytes = ix.to_bytes();
-    std::fs::write(out, &bytes).map_err(|e| IndexError::Io {
-        path: out.display().to_string(),
-        source: e,
-    })?;
+    // write next to the target, then rename: a reader never sees half an index
+    let tmp = out.with_extension("vidx.tmp");
+    std::fs::write(&tmp, &bytes)
+        .and_then(|()| std::fs::rename(&tmp, out))
+        .map_err(|e| IndexError::Io {
+            path: out.display().to_string(),
+            source: e,
+        })?;
+    let typed = ix
+        .iter()
+        .filter(|f| {
+            f.ty.is_some()
+                || f.params
+                    .as_ref()
+                    .is_some_and(|p| p.iter().any(|p| !p.ty.is_empty()))
+        })
+        .count();
     Ok(BuildSummary {
         out: out.to_path_buf(),
         symbols: ix.symbol_count(),
         modules: ix.meta().modules,
         bytes: bytes.len(),
         label: ix.meta().label.clone(),
+        typed,
         elapsed: started.elapsed(),
+        merge,
     })
 }
 
@@ -97,6 +136,32 @@ pub fn facts_line(f: &SymbolFacts) -> String {
         if !parts.is_empty() {
             s.push_str(&format!(" [{d} {}]", parts.join(", ")));
         }
+    }
+    if let Some(g) = &f.generics {
+        s.push_str(&format!(" <{g}>"));
+    }
+    if let Some(ps) = &f.params {
+        let ps: Vec<String> = ps
+            .iter()
+            .map(|p| {
+                let ty = if p.ty.is_empty() { "?" } else { p.ty.as_str() };
+                format!(
+                    "{}: {ty}{}",
+                    p.label,
+                    if p.default { " = default" } else { "" }
+                )
+            })
+            .collect();
+        s.push_str(&format!(" ({})", ps.join(", ")));
+    }
+    if f.is_async {
+        s.push_str(" async");
+    }
+    if f.throws {
+        s.push_str(" throws");
+    }
+    if let Some(t) = &f.ty {
+        s.push_str(&format!(" -> {t}"));
     }
     if f.approximate_name {
         s.push_str(" (approximate ObjC name)");

@@ -175,12 +175,54 @@ fn default_index_is_up_to_date() {
         eprintln!("skipped: {} is not present", data.display());
         return;
     }
-    let built = build_index(&[data.as_path()]).expect("build");
+    let regenerate = "regenerate it with `cargo run --release -p verity-swift --example build_index -- ../shared/data/apple-sdk-symbols/ios17.4 --sdk PATH/TO/iPhoneOS17.4.sdk --out crates/verity-swift/data/ios17.4.vidx` (see crates/verity-swift/data/README.md)";
     let shipped = Index::load_bytes(verity_swift::check::DEFAULT_INDEX_BYTES).expect("shipped");
+    if let Some(sdk) = std::env::var_os("VERITY_IOS_SDK") {
+        // with the SDK at hand: everything, types included
+        let mut base = verity_swift::index::read_graphs(&[data.as_path()]).expect("graphs");
+        let from_sdk = verity_swift::index::sdk::read_sdk(Path::new(&sdk)).expect("VERITY_IOS_SDK");
+        verity_swift::index::sdk::attach_types(&mut base, &from_sdk);
+        base.sources.extend(from_sdk.sources);
+        let built = base.into_index();
+        assert!(
+            built == shipped,
+            "crates/verity-swift/data/ios17.4.vidx is stale: {regenerate}"
+        );
+        return;
+    }
+    // without it: the graphs' facts (names, kinds, paths, availability, relations) must be
+    // the shipped index's, type facts aside
+    let built = build_index(&[data.as_path()]).expect("build");
+    let facts = |ix: &Index| -> Vec<String> {
+        ix.iter()
+            .map(|f| {
+                format!(
+                    "{} {} {} {:?} {} {:?}",
+                    f.module,
+                    f.kind,
+                    f.dotted_path(),
+                    f.availability,
+                    f.approximate_name,
+                    f.alternate_titles
+                )
+            })
+            .collect()
+    };
+    let (b, s) = (facts(&built), facts(&shipped));
+    let first_difference = b.iter().zip(&s).find(|(x, y)| x != y);
     assert!(
-        built == shipped,
-        "crates/verity-swift/data/ios17.4.vidx is stale: regenerate it with `cargo run --release -p verity-swift --example build_index -- ../shared/data/apple-sdk-symbols/ios17.4 --out crates/verity-swift/data/ios17.4.vidx`"
+        b.len() == s.len() && first_difference.is_none(),
+        "crates/verity-swift/data/ios17.4.vidx is stale ({} vs {} symbols; first difference {first_difference:?}): {regenerate}",
+        b.len(),
+        s.len()
     );
+    for t in ["View", "URLSession", "Text"] {
+        assert_eq!(
+            built.supertypes(t),
+            shipped.supertypes(t),
+            "supertypes of {t}"
+        );
+    }
 }
 
 #[test]
@@ -571,7 +613,7 @@ fn cli_helpers() {
     let dir = tempfile::tempdir().expect("tempdir");
     tiny_graphs(dir.path());
     let out = dir.path().join("kit.vidx");
-    let summary = verity_swift::cli::build(&[dir.path().to_path_buf()], &out).expect("build");
+    let summary = verity_swift::cli::build(&[dir.path().to_path_buf()], None, &out).expect("build");
     assert_eq!(summary.symbols, 10);
     let ix = verity_swift::cli::load_index(out.to_str().expect("utf8")).expect("load");
     let lines: Vec<String> = verity_swift::cli::lookup(&ix, "Child.rusty")

@@ -485,11 +485,17 @@ pub struct CheckSwiftArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum SymbolsCommand {
-    /// Read SymbolKit symbol graphs (*.symbols.json) into a compact index.
+    /// Read SymbolKit symbol graphs (*.symbols.json), an SDK's .swiftinterface files, or both
+    /// (the graphs' facts with the SDK's types) into a compact index.
+    #[command(arg_required_else_help = true)]
     Build {
         /// Directories holding *.symbols.json files.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "sdk")]
         dirs: Vec<PathBuf>,
+        /// An SDK directory (iPhoneOS.sdk or a dump of one): its public modules'
+        /// .swiftinterface files give every declaration's types.
+        #[arg(long, value_name = "SDK_DIR")]
+        sdk: Option<PathBuf>,
         #[arg(long, value_name = "INDEX")]
         out: PathBuf,
     },

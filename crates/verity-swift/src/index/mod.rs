@@ -9,6 +9,7 @@
 mod build;
 mod format;
 mod raw;
+pub mod sdk;
 mod status;
 mod types;
 
@@ -40,6 +41,10 @@ pub enum IndexError {
     Graph { path: String, message: String },
     #[error("no `*.symbols.json` file found under {0}")]
     NoGraphs(String),
+    #[error(
+        "no `.swiftinterface` file found under {0} (expected an SDK directory: System/Library/Frameworks/*.framework/Modules/*.swiftmodule/ or usr/lib/swift/*.swiftmodule/)"
+    )]
+    NoInterfaces(String),
     #[error("not a verity symbol index: {0}")]
     Format(String),
 }

@@ -5,12 +5,16 @@ use crate::{CliError, exit};
 
 pub(super) fn symbols(c: SymbolsCommand) -> Result<u8, CliError> {
     match c {
-        SymbolsCommand::Build { dirs, out } => {
-            let s = verity_swift::cli::build(&dirs, &out)
+        SymbolsCommand::Build { dirs, sdk, out } => {
+            let s = verity_swift::cli::build(&dirs, sdk.as_deref(), &out)
                 .map_err(|e| CliError::usage(e.to_string()))?;
+            if let Some(m) = &s.merge {
+                eprint!("{m}");
+            }
             println!(
-                "{} symbols from {} modules -> {} ({} bytes, {:.1}s)",
+                "{} symbols ({} typed) from {} modules -> {} ({} bytes, {:.1}s)",
                 s.symbols,
+                s.typed,
                 s.modules,
                 s.out.display(),
                 s.bytes,

@@ -1,0 +1,355 @@
+//! Declarations read from an SDK directory (an `iPhoneOS*.sdk` or a dump of one) rather than
+//! from symbol graphs: the Swift modules' `.swiftinterface` files ([`swift`]), and the seam
+//! for the Objective-C headers' reader ([`read_sdk`]). [`attach_types`] gives the facts-only
+//! symbol graphs the types the SDK declares.
+
+pub mod swift;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::{Decl, DeclSet, IndexError, Result, SymbolKind};
+
+pub use swift::{prepare, read_interface};
+
+/// Everything an SDK directory declares. Today: the Swift interfaces
+/// ([`read_swift_sdk`]). The Objective-C headers' reader (`objc::read_objc_sdk`, declarations
+/// with [`Decl::selector`] set) is meant to be `extend`ed in here.
+pub fn read_sdk(dir: &Path) -> Result<DeclSet> {
+    read_swift_sdk(dir)
+}
+
+/// One module's interface file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InterfaceFile {
+    pub module: String,
+    pub path: PathBuf,
+}
+
+/// The public modules' interface files under an SDK directory, one per module, sorted by
+/// module: `System/Library/Frameworks/*.framework/Modules/`, the `System/Cryptexes/OS/`
+/// copy of it, `Developer/Library/Frameworks/` and `usr/lib/swift/`. Private frameworks are
+/// not looked at; underscored framework modules (cross-import overlays, SPI) are skipped,
+/// underscored standard-library modules (`_Concurrency`) are kept. The `arm64-apple-ios`
+/// interface is preferred, then `arm64e-apple-ios`, then any other non-private one.
+pub fn interface_files(dir: &Path) -> Result<Vec<InterfaceFile>> {
+    if !dir.is_dir() {
+        return Err(IndexError::Io {
+            path: dir.display().to_string(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "not a directory"),
+        });
+    }
+    let framework_dirs = [
+        "System/Library/Frameworks",
+        "System/Cryptexes/OS/System/Library/Frameworks",
+        "Developer/Library/Frameworks",
+    ];
+    let mut found: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for fw_dir in framework_dirs {
+        for fw in sorted_dir(&dir.join(fw_dir)) {
+            if fw.extension().is_none_or(|e| e != "framework") {
+                continue;
+            }
+            for m in sorted_dir(&fw.join("Modules")) {
+                consider(&m, false, &mut found);
+            }
+        }
+    }
+    for m in sorted_dir(&dir.join("usr/lib/swift")) {
+        consider(&m, true, &mut found);
+    }
+    Ok(found
+        .into_iter()
+        .map(|(module, path)| InterfaceFile { module, path })
+        .collect())
+}
+
+fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn consider(module_dir: &Path, stdlib: bool, found: &mut BTreeMap<String, PathBuf>) {
+    if module_dir.extension().is_none_or(|e| e != "swiftmodule") || !module_dir.is_dir() {
+        return;
+    }
+    let Some(module) = module_dir
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .map(str::to_owned)
+    else {
+        return;
+    };
+    if (module.starts_with('_') && !stdlib) || found.contains_key(&module) {
+        return;
+    }
+    let files = sorted_dir(module_dir);
+    let name = |p: &PathBuf| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_owned()
+    };
+    let pick = files
+        .iter()
+        .find(|p| name(p) == "arm64-apple-ios.swiftinterface")
+        .or_else(|| {
+            files
+                .iter()
+                .find(|p| name(p) == "arm64e-apple-ios.swiftinterface")
+        })
+        .or_else(|| {
+            files.iter().find(|p| {
+                let n = name(p);
+                n.ends_with(".swiftinterface")
+                    && !n.ends_with(".private.swiftinterface")
+                    && !n.ends_with(".package.swiftinterface")
+            })
+        });
+    if let Some(p) = pick {
+        found.insert(module, p.clone());
+    }
+}
+
+/// Reads every public module's `.swiftinterface` under an SDK directory (see
+/// [`interface_files`]); an error when there is none.
+pub fn read_swift_sdk(dir: &Path) -> Result<DeclSet> {
+    let files = interface_files(dir)?;
+    if files.is_empty() {
+        return Err(IndexError::NoInterfaces(dir.display().to_string()));
+    }
+    let modules: BTreeSet<String> = files.iter().map(|f| f.module.clone()).collect();
+    let mut texts = Vec::with_capacity(files.len());
+    for f in &files {
+        let text = std::fs::read_to_string(&f.path).map_err(|e| IndexError::Io {
+            path: f.path.display().to_string(),
+            source: e,
+        })?;
+        texts.push((f.module.clone(), text));
+    }
+    // two workers: tree-sitter parses are independent
+    let half = texts.len().div_ceil(2);
+    let (a, b) = texts.split_at(half);
+    let read = |chunk: &[(String, String)]| -> Vec<DeclSet> {
+        chunk
+            .iter()
+            .map(|(m, t)| swift::read_interface_in(m, t, &modules))
+            .collect()
+    };
+    let (ra, rb) = std::thread::scope(|s| {
+        let h = s.spawn(|| read(b));
+        let ra = read(a);
+        (ra, h.join().unwrap_or_default())
+    });
+    let mut set = DeclSet::default();
+    for part in ra.into_iter().chain(rb) {
+        set.extend(part);
+    }
+    set.sources = BTreeSet::from([format!(
+        "swiftinterface ({} modules of {})",
+        files.len(),
+        dir.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("an SDK directory")
+    )]);
+    finish(&mut set);
+    Ok(set)
+}
+
+/// Cross-module facts: a class's first supertype is its superclass when it is a class, and a
+/// type extended in a module that does not declare it (nor does any other) gets a
+/// synthesized placeholder so its members have a parent.
+fn finish(set: &mut DeclSet) {
+    let classes: BTreeSet<String> = set
+        .decls
+        .iter()
+        .filter(|d| d.kind == SymbolKind::Class)
+        .map(Decl::joined)
+        .collect();
+    for r in &mut set.relations {
+        if classes.contains(&r.source) && classes.contains(&r.target) {
+            r.inherits = true;
+        }
+    }
+    set.relations.sort();
+    set.relations.dedup();
+    let types: BTreeSet<String> = set
+        .decls
+        .iter()
+        .filter(|d| d.kind.is_type())
+        .map(Decl::joined)
+        .collect();
+    let mut missing: BTreeSet<(String, Vec<String>)> = BTreeSet::new();
+    for d in &set.decls {
+        for n in 1..d.path.len() {
+            let parent = &d.path[..n];
+            if !types.contains(&parent.join(".")) {
+                missing.insert((d.module.clone(), parent.to_vec()));
+            }
+        }
+    }
+    for (module, path) in missing {
+        set.decls.push(Decl {
+            module,
+            path,
+            kind: SymbolKind::Extension,
+            synthesized: true,
+            ..Decl::default()
+        });
+    }
+}
+
+/// How many declarations of one module got types.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModuleMerge {
+    /// Declarations of the base with an SDK counterpart (types attached).
+    pub matched: usize,
+    /// Declarations of the base without one.
+    pub unmatched: usize,
+    /// SDK declarations with no declaration of that module, path and kind in the base.
+    pub sdk_only: usize,
+    /// A few of them, `Type.member (kind)`.
+    pub sdk_only_examples: Vec<String>,
+    /// SDK-only declarations by kind.
+    pub sdk_only_kinds: BTreeMap<&'static str, usize>,
+}
+
+/// What [`attach_types`] did, per module.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MergeStats {
+    pub modules: BTreeMap<String, ModuleMerge>,
+}
+
+impl MergeStats {
+    pub fn matched(&self) -> usize {
+        self.modules.values().map(|m| m.matched).sum()
+    }
+    pub fn unmatched(&self) -> usize {
+        self.modules.values().map(|m| m.unmatched).sum()
+    }
+    pub fn sdk_only(&self) -> usize {
+        self.modules.values().map(|m| m.sdk_only).sum()
+    }
+}
+
+impl fmt::Display for MergeStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<32} {:>8} {:>9} {:>8}",
+            "module", "matched", "unmatched", "sdk-only"
+        )?;
+        for (m, s) in &self.modules {
+            writeln!(
+                f,
+                "{m:<32} {:>8} {:>9} {:>8}",
+                s.matched, s.unmatched, s.sdk_only
+            )?;
+        }
+        writeln!(
+            f,
+            "{:<32} {:>8} {:>9} {:>8}",
+            "total",
+            self.matched(),
+            self.unmatched(),
+            self.sdk_only()
+        )
+    }
+}
+
+type Key = (String, String, SymbolKind);
+
+fn key(d: &Decl) -> Key {
+    (d.module.clone(), d.joined(), d.kind)
+}
+
+/// Gives every declaration of `base` the types of its SDK counterpart: the SDK declaration
+/// of the same module, path and kind (overloads paired in order, an equal availability
+/// preferred; the graphs merge some overloads into one symbol), or — for an imported
+/// Objective-C declaration with a selector — of the same module, parent path and selector.
+/// Names, kinds and availability stay the base's; SDK-only declarations are counted, not
+/// added.
+pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
+    let mut by_key: HashMap<Key, Vec<usize>> = HashMap::new();
+    let mut by_selector: HashMap<(String, String, String), usize> = HashMap::new();
+    for (i, d) in sdk.decls.iter().enumerate() {
+        if d.synthesized {
+            continue;
+        }
+        by_key.entry(key(d)).or_default().push(i);
+        if let Some(sel) = &d.selector {
+            let parent = d.path[..d.path.len().saturating_sub(1)].join(".");
+            by_selector
+                .entry((d.module.clone(), parent, sel.clone()))
+                .or_insert(i);
+        }
+    }
+    let mut used = vec![false; sdk.decls.len()];
+    let mut stats = MergeStats::default();
+    let mut base_keys: BTreeSet<Key> = BTreeSet::new();
+    for d in &mut base.decls {
+        if d.synthesized {
+            continue;
+        }
+        let k = key(d);
+        let found = d
+            .selector
+            .as_ref()
+            .and_then(|sel| {
+                let parent = d.path[..d.path.len().saturating_sub(1)].join(".");
+                by_selector
+                    .get(&(d.module.clone(), parent, sel.clone()))
+                    .copied()
+            })
+            .or_else(|| {
+                let cands = by_key.get(&k)?;
+                cands
+                    .iter()
+                    .copied()
+                    .find(|&i| !used[i] && sdk.decls[i].availability == d.availability)
+                    .or_else(|| cands.iter().copied().find(|&i| !used[i]))
+                    .or_else(|| cands.first().copied())
+            });
+        base_keys.insert(k);
+        let entry = stats.modules.entry(d.module.clone()).or_default();
+        let Some(i) = found else {
+            entry.unmatched += 1;
+            continue;
+        };
+        used[i] = true;
+        entry.matched += 1;
+        let s = &sdk.decls[i];
+        d.ty = s.ty.clone().or(d.ty.take());
+        if s.params.is_some() {
+            d.params = s.params.clone();
+        }
+        d.generics = s.generics.clone().or(d.generics.take());
+        d.throws |= s.throws;
+        d.is_async |= s.is_async;
+        d.failable |= s.failable;
+        if d.kind == SymbolKind::Init && d.failable {
+            d.ty = Some("Self?".into());
+        }
+    }
+    for (i, s) in sdk.decls.iter().enumerate() {
+        if s.synthesized || used[i] || base_keys.contains(&key(s)) {
+            continue;
+        }
+        let entry = stats.modules.entry(s.module.clone()).or_default();
+        entry.sdk_only += 1;
+        *entry.sdk_only_kinds.entry(s.kind.as_str()).or_default() += 1;
+        if entry.sdk_only_examples.len() < 8 {
+            entry
+                .sdk_only_examples
+                .push(format!("{} ({})", s.joined(), s.kind));
+        }
+    }
+    stats
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,383 @@
+use super::swift::inherit;
+use super::*;
+use crate::index::{Availability, Param};
+use crate::version::{Domain, Version};
+
+/// A small interface written for these tests (the shapes a real one prints).
+const SHAPES: &str = r#"// swift-interface-format-version: 1.0
+import Swift
+import Foundation
+@available(iOS 15.0, macOS 12.0, *)
+public struct Meter<Unit> : Swift.Equatable, Swift.Sendable where Unit : Swift.Hashable {
+  public var reading: Swift.Double { get }
+  public let label: Swift.String?
+  public init?(reading: Swift.Double, label: Swift.String? = nil)
+  @available(iOS, introduced: 16.0, deprecated: 17.0, message: "use scaled(by:)")
+  public func scale<T>(_ factor: T, rounding mode: Swift.FloatingPointRoundingRule = .toNearestOrEven) async throws -> Meter<Unit> where T : Swift.BinaryFloatingPoint
+  public static func == (lhs: Meter<Unit>, rhs: Meter<Unit>) -> Swift.Bool
+  public subscript(position: Swift.Int) -> Swift.Double { get }
+  public subscript(key name: Swift.String) -> Swift.Double? { get set }
+  public typealias Reading = Swift.Double
+  @usableFromInline
+  internal var storage: [Swift.Double]
+  public var _hidden: Swift.Int
+  @inlinable public func inlined() -> Swift.Int {
+    return storage.count
+  }
+  public static var zero: Meter<Unit> {
+    get
+  }
+}
+public protocol Gauge : AnyObject {
+  associatedtype Needle : Swift.Hashable
+  func point(at needle: Self.Needle) -> Swift.Double
+  var dial: [Swift.String : Swift.Int] { get set }
+  init(needle: Self.Needle)
+}
+extension Meter where Unit == Swift.Int {
+  public func total() -> Swift.Int
+}
+public extension Swift.Array {
+  func meters() -> [Swift.Double]
+}
+@available(*, deprecated, renamed: "NewMode")
+public enum Mode : Swift.Int {
+  case idle, running(Swift.Int, speed: Swift.Double)
+  indirect case nested(Mode)
+  @available(iOS 16, *)
+  public static let fast: Mode
+}
+#if compiler(>=5.3) && $Macros
+@freestanding(expression) public macro measure<T>(_ value: T) -> (T, Swift.Double) = #externalMacro(module: "MeterMacros", type: "M")
+#else
+public func measureFallback()
+#endif
+open class Base : Foundation.NSObject {
+  open var size: CoreFoundation.CGFloat
+  @objc deinit
+}
+open class Derived : Base, Gauge {
+  public func fetch() throws(Foundation.URLError) -> Foundation.Data
+}
+@_spi(Private) public func secret()
+public func makeTable(_: Swift.Int, handler: @escaping @Sendable (Swift.Result<Swift.String, any Swift.Error>) -> Swift.Void) -> [Swift.String : [Swift.Int]]
+public var globalMeter: Meter<Swift.Int>?
+@available(*, unavailable)
+extension Base : @unchecked Swift.Sendable {
+}
+"#;
+
+fn decl<'a>(set: &'a DeclSet, path: &str) -> &'a Decl {
+    set.decls
+        .iter()
+        .find(|d| d.joined() == path)
+        .unwrap_or_else(|| panic!("no {path} in {:?}", titles(set)))
+}
+
+fn titles(set: &DeclSet) -> Vec<String> {
+    set.decls.iter().map(Decl::joined).collect()
+}
+
+fn params(d: &Decl) -> Vec<(String, String, bool)> {
+    d.params
+        .iter()
+        .flatten()
+        .map(|p| (p.label.clone(), p.ty.clone(), p.default))
+        .collect()
+}
+
+fn p(label: &str, ty: &str, default: bool) -> (String, String, bool) {
+    (label.into(), ty.into(), default)
+}
+
+#[test]
+fn titles_kinds_and_visibility() {
+    let set = read_interface("Meters", SHAPES);
+    let t = titles(&set);
+    for want in [
+        "Meter",
+        "Meter.reading",
+        "Meter.label",
+        "Meter.init(reading:label:)",
+        "Meter.scale(_:rounding:)",
+        "Meter.==(_:_:)",
+        "Meter.subscript(_:)",
+        "Meter.subscript(key:)",
+        "Meter.Reading",
+        "Meter.inlined()",
+        "Meter.zero",
+        "Gauge.Needle",
+        "Gauge.point(at:)",
+        "Gauge.dial",
+        "Gauge.init(needle:)",
+        "Meter.total()",
+        "Array.meters()",
+        "Mode.idle",
+        "Mode.running(_:speed:)",
+        "Mode.nested(_:)",
+        "Mode.fast",
+        "measure(_:)",
+        "Base.size",
+        "Derived.fetch()",
+        "makeTable(_:handler:)",
+        "globalMeter",
+    ] {
+        assert!(t.iter().any(|x| x == want), "{want} missing from {t:?}");
+    }
+    for absent in [
+        "Meter.storage",
+        "Meter._hidden",
+        "secret()",
+        "measureFallback()",
+    ] {
+        assert!(!t.iter().any(|x| x == absent), "{absent} should be skipped");
+    }
+    let kind = |p: &str| decl(&set, p).kind;
+    assert_eq!(kind("Meter"), SymbolKind::Struct);
+    assert_eq!(kind("Meter.zero"), SymbolKind::TypeProperty);
+    assert_eq!(kind("Meter.==(_:_:)"), SymbolKind::Operator);
+    assert_eq!(kind("Gauge.Needle"), SymbolKind::AssociatedType);
+    assert_eq!(kind("Mode.running(_:speed:)"), SymbolKind::EnumCase);
+    assert_eq!(kind("measure(_:)"), SymbolKind::Macro);
+    assert_eq!(kind("makeTable(_:handler:)"), SymbolKind::Func);
+    assert_eq!(kind("globalMeter"), SymbolKind::Var);
+    assert!(decl(&set, "Meter.total()").constrained);
+    assert!(!decl(&set, "Meter.reading").constrained);
+}
+
+#[test]
+fn types_parameters_and_generics() {
+    let set = read_interface("Meters", SHAPES);
+    assert_eq!(decl(&set, "Meter.reading").ty.as_deref(), Some("Double"));
+    assert_eq!(decl(&set, "Meter.label").ty.as_deref(), Some("String?"));
+    let init = decl(&set, "Meter.init(reading:label:)");
+    assert!(init.failable);
+    assert_eq!(init.ty.as_deref(), Some("Self?"));
+    assert_eq!(
+        params(init),
+        vec![p("reading", "Double", false), p("label", "String?", true)]
+    );
+    let scale = decl(&set, "Meter.scale(_:rounding:)");
+    assert_eq!(scale.ty.as_deref(), Some("Meter<Unit>"));
+    assert!(scale.throws && scale.is_async);
+    assert_eq!(scale.generics.as_deref(), Some("T: BinaryFloatingPoint"));
+    assert_eq!(
+        params(scale),
+        vec![
+            p("_", "T", false),
+            p("rounding", "FloatingPointRoundingRule", true)
+        ]
+    );
+    assert_eq!(
+        decl(&set, "Meter").generics.as_deref(),
+        Some("Unit: Hashable")
+    );
+    assert_eq!(decl(&set, "Meter.==(_:_:)").ty.as_deref(), Some("Bool"));
+    assert_eq!(
+        params(decl(&set, "Meter.subscript(key:)")),
+        vec![p("key", "String", false)]
+    );
+    assert_eq!(
+        decl(&set, "Meter.subscript(key:)").ty.as_deref(),
+        Some("Double?")
+    );
+    assert_eq!(decl(&set, "Meter.Reading").ty.as_deref(), Some("Double"));
+    assert_eq!(decl(&set, "Meter.zero").ty.as_deref(), Some("Meter<Unit>"));
+    assert_eq!(
+        decl(&set, "Gauge.point(at:)").ty.as_deref(),
+        Some("Self.Needle")
+    );
+    assert_eq!(
+        decl(&set, "Gauge.dial").ty.as_deref(),
+        Some("[String: Int]")
+    );
+    assert_eq!(
+        decl(&set, "Gauge.init(needle:)").ty.as_deref(),
+        Some("Self")
+    );
+    assert_eq!(
+        params(decl(&set, "Mode.running(_:speed:)")),
+        vec![p("_", "Int", false), p("speed", "Double", false)]
+    );
+    assert_eq!(decl(&set, "Mode.idle").params, None);
+    assert_eq!(decl(&set, "measure(_:)").ty.as_deref(), Some("(T, Double)"));
+    assert_eq!(decl(&set, "Base.size").ty.as_deref(), Some("CGFloat"));
+    let fetch = decl(&set, "Derived.fetch()");
+    assert!(fetch.throws);
+    assert_eq!(fetch.ty.as_deref(), Some("Data"));
+    let table = decl(&set, "makeTable(_:handler:)");
+    assert_eq!(table.ty.as_deref(), Some("[String: [Int]]"));
+    assert_eq!(
+        params(table),
+        vec![
+            p("_", "Int", false),
+            p("handler", "(Result<String, any Error>) -> Void", false)
+        ]
+    );
+    assert_eq!(decl(&set, "Meter.inlined()").ty.as_deref(), Some("Int"));
+    assert_eq!(decl(&set, "globalMeter").ty.as_deref(), Some("Meter<Int>?"));
+}
+
+#[test]
+fn availability_forms_and_inheritance() {
+    let set = read_interface("Meters", SHAPES);
+    let ios = |path: &str| {
+        decl(&set, path)
+            .availability
+            .iter()
+            .find(|a| a.domain == Some(Domain::Ios))
+            .cloned()
+    };
+    // shorthand, inherited by members
+    let v = |s: &str| Version::parse(s);
+    assert_eq!(ios("Meter").and_then(|a| a.introduced), v("15.0"));
+    assert_eq!(ios("Meter.reading").and_then(|a| a.introduced), v("15.0"));
+    // long form: the child's introduced wins, its message stays its own
+    let scale = ios("Meter.scale(_:rounding:)").expect("iOS entry");
+    assert_eq!(scale.introduced, v("16.0"));
+    assert_eq!(scale.deprecated, v("17.0"));
+    assert_eq!(scale.message.as_deref(), Some("use scaled(by:)"));
+    // `@available(*, deprecated, renamed:)`: propagates, renamed does not
+    let any = |path: &str| {
+        decl(&set, path)
+            .availability
+            .iter()
+            .find(|a| a.domain == Some(Domain::Any))
+            .cloned()
+    };
+    let mode = any("Mode").expect("* entry");
+    assert!(mode.unconditionally_deprecated);
+    assert_eq!(mode.renamed.as_deref(), Some("NewMode"));
+    let case = any("Mode.idle").expect("inherited * entry");
+    assert!(case.unconditionally_deprecated);
+    assert_eq!(case.renamed, None);
+    assert_eq!(ios("Mode.fast").and_then(|a| a.introduced), v("16.0"));
+}
+
+#[test]
+fn inherit_keeps_the_earlier_deprecation() {
+    let a = |intro: &str, dep: Option<&str>| Availability {
+        domain: Some(Domain::Ios),
+        introduced: Version::parse(intro),
+        deprecated: dep.and_then(Version::parse),
+        message: Some("m".into()),
+        ..Availability::default()
+    };
+    let child = [a("14.0", Some("17.0"))];
+    let parent = [a("13.0", Some("15.0"))];
+    let got = inherit(&child, &parent);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].introduced, Version::parse("14.0"));
+    assert_eq!(got[0].deprecated, Version::parse("15.0"));
+    assert_eq!(got[0].message.as_deref(), Some("m"));
+    let only_parent = inherit(&[], &parent);
+    assert_eq!(only_parent[0].message, None);
+    assert_eq!(only_parent[0].introduced, Version::parse("13.0"));
+}
+
+#[test]
+fn relations_and_future_deprecation() {
+    let text = "import Swift\n@available(iOS, introduced: 13.0, deprecated: 100000.0, message: \"later\")\npublic struct Old : Swift.Hashable {\n}\n";
+    let set = read_interface("Olds", text);
+    let old = &decl(&set, "Old").availability[0];
+    assert!(old.deprecated.is_some_and(Version::is_future));
+    assert_eq!(
+        set.relations,
+        vec![Relation {
+            source: "Old".into(),
+            target: "Hashable".into(),
+            inherits: false
+        }]
+    );
+    let shapes = read_interface("Meters", SHAPES);
+    // `@available(*, unavailable) extension Base: Sendable` is no conformance
+    assert!(
+        !shapes
+            .relations
+            .iter()
+            .any(|r| r.source == "Base" && r.target == "Sendable")
+    );
+    assert!(
+        shapes
+            .relations
+            .iter()
+            .any(|r| r.source == "Derived" && r.target == "Gauge")
+    );
+}
+
+fn write_sdk(root: &Path) {
+    let m = root.join("System/Library/Frameworks/Meters.framework/Modules/Meters.swiftmodule");
+    std::fs::create_dir_all(&m).expect("mkdir");
+    std::fs::write(m.join("arm64-apple-ios.swiftinterface"), SHAPES).expect("write");
+    std::fs::write(m.join("arm64e-apple-ios.swiftinterface"), "garbage").expect("write");
+    let p =
+        root.join("System/Library/Frameworks/_MetersUI.framework/Modules/_MetersUI.swiftmodule");
+    std::fs::create_dir_all(&p).expect("mkdir");
+    std::fs::write(
+        p.join("arm64-apple-ios.swiftinterface"),
+        "public func x()\n",
+    )
+    .expect("write");
+}
+
+#[test]
+fn reads_an_sdk_directory_and_merges_types() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write_sdk(dir.path());
+    let files = interface_files(dir.path()).expect("files");
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(files[0].module, "Meters");
+    assert!(files[0].path.ends_with("arm64-apple-ios.swiftinterface"));
+    let sdk = read_swift_sdk(dir.path()).expect("sdk");
+    // a class's superclass is an inheritance edge
+    assert!(
+        sdk.relations
+            .iter()
+            .any(|r| r.source == "Derived" && r.target == "Base" && r.inherits)
+    );
+    // `Array` is only extended here: a placeholder parents its members
+    assert!(
+        sdk.decls
+            .iter()
+            .any(|d| d.joined() == "Array" && d.synthesized && d.kind == SymbolKind::Extension)
+    );
+
+    let graph_decl = |path: &[&str], kind| Decl {
+        module: "Meters".into(),
+        path: path.iter().map(|s| (*s).to_owned()).collect(),
+        kind,
+        ..Decl::default()
+    };
+    let mut base = DeclSet {
+        decls: vec![
+            graph_decl(&["Meter", "reading"], SymbolKind::Property),
+            graph_decl(&["Meter", "scale(_:rounding:)"], SymbolKind::Method),
+            graph_decl(&["Meter", "gone()"], SymbolKind::Method),
+        ],
+        ..DeclSet::default()
+    };
+    let stats = attach_types(&mut base, &sdk);
+    assert_eq!(base.decls[0].ty.as_deref(), Some("Double"));
+    assert_eq!(
+        base.decls[1].params.as_ref().map(|p| p[1].clone()),
+        Some(Param {
+            label: "rounding".into(),
+            ty: "FloatingPointRoundingRule".into(),
+            default: true
+        })
+    );
+    assert!(base.decls[1].throws);
+    assert_eq!(base.decls[2].ty, None);
+    let m = &stats.modules["Meters"];
+    assert_eq!((m.matched, m.unmatched), (2, 1));
+    assert!(m.sdk_only > 10, "{m:?}");
+    assert!(stats.to_string().contains("Meters"));
+}
+
+#[test]
+fn a_directory_without_interfaces_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let err = read_swift_sdk(dir.path()).expect_err("no interfaces");
+    assert!(err.to_string().contains("no `.swiftinterface`"), "{err}");
+    assert!(read_swift_sdk(&dir.path().join("missing")).is_err());
+}
