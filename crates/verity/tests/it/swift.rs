@@ -179,3 +179,80 @@ fn check_swift_and_symbols_commands() {
         assert!(stdout(&out).contains("WidgetKit"), "{}", stdout(&out));
     }
 }
+
+/// `verity symbols build --sdk` on a tiny SDK-shaped directory: a fake framework with an
+/// interface written here, alone and merged with a graph of the same module.
+#[test]
+fn symbols_build_from_an_sdk_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let interface = "// swift-interface-format-version: 1.0\nimport Swift\n@available(iOS 16.0, *)\npublic struct Gadget : Swift.Sendable {\n  public var name: Swift.String { get }\n  public init?(name: Swift.String, count: Swift.Int = 1)\n  public func spin(times: Swift.Int) async throws -> [Swift.Double]\n}\n";
+    let module = "sdk/System/Library/Frameworks/Gadgets.framework/Modules/Gadgets.swiftmodule";
+    write_tree(
+        dir.path(),
+        &[(
+            &format!("{module}/arm64-apple-ios.swiftinterface"),
+            interface,
+        )],
+    );
+    let out =
+        run_ok(verity(dir.path()).args(["symbols", "build", "--sdk", "sdk", "--out", "g.vidx"]));
+    assert!(stdout(&out).contains("typed"), "{}", stdout(&out));
+    let out = run_ok(verity(dir.path()).args([
+        "symbols",
+        "lookup",
+        "Gadget.spin(times:)",
+        "--index",
+        "g.vidx",
+    ]));
+    let line = stdout(&out);
+    assert!(line.contains("iOS 16.0+"), "{line}");
+    assert!(
+        line.contains("(times: Int) async throws -> [Double]"),
+        "{line}"
+    );
+    let out = run_ok(verity(dir.path()).args([
+        "symbols",
+        "lookup",
+        "Gadget.init(name:count:)",
+        "--index",
+        "g.vidx",
+    ]));
+    assert!(
+        stdout(&out).contains("(name: String, count: Int = default) -> Self?"),
+        "{}",
+        stdout(&out)
+    );
+    // graphs + SDK: the graph's facts, the SDK's types, the merge counts on stderr
+    let graph = r#"{"metadata":{"formatVersion":{"major":0,"minor":6,"patch":0},"generator":"test"},"module":{"name":"Gadgets","platform":{"operatingSystem":{"name":"ios","minimumVersion":{"major":17,"minor":4,"patch":0}}}},"symbols":[{"kind":{"identifier":"swift.struct"},"identifier":{"precise":"g:Gadget"},"pathComponents":["Gadget"],"names":{"title":"Gadget"},"accessLevel":"public"},{"kind":{"identifier":"swift.property"},"identifier":{"precise":"g:Gadget.name"},"pathComponents":["Gadget","name"],"names":{"title":"name"},"accessLevel":"public"}],"relationships":[]}"#;
+    write_tree(dir.path(), &[("graphs/Gadgets.symbols.json", graph)]);
+    let out = run_ok(verity(dir.path()).args([
+        "symbols", "build", "graphs", "--sdk", "sdk", "--out", "m.vidx",
+    ]));
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("Gadgets"), "{err}");
+    let out =
+        run_ok(verity(dir.path()).args(["symbols", "lookup", "Gadget.name", "--index", "m.vidx"]));
+    assert!(stdout(&out).contains("-> String"), "{}", stdout(&out));
+    // only what the graphs declare: the SDK's other members are counted, not added
+    run_code(
+        verity(dir.path()).args([
+            "symbols",
+            "lookup",
+            "Gadget.spin(times:)",
+            "--index",
+            "m.vidx",
+        ]),
+        1,
+    );
+    // a directory with no interfaces is a clear error
+    std::fs::create_dir_all(dir.path().join("empty")).unwrap();
+    let out = run_code(
+        verity(dir.path()).args(["symbols", "build", "--sdk", "empty", "--out", "e.vidx"]),
+        2,
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no `.swiftinterface` file"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

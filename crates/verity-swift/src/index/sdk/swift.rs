@@ -722,9 +722,12 @@ impl Reader<'_> {
                     (None, true) => "_".to_owned(),
                     (None, false) => internal.unwrap_or_else(|| "_".to_owned()),
                 };
-                let ty = ch
-                    .child_by_field_name("type")
-                    .and_then(|t| self.norm(self.text(t)))
+                // everything after the label's colon: attributes (`@escaping`) and
+                // modifiers are separate nodes of the grammar
+                let ty = self
+                    .text(ch)
+                    .split_once(':')
+                    .and_then(|(_, t)| self.norm(t))
                     .unwrap_or_default();
                 out.push(Param {
                     label,

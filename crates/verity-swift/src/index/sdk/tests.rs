@@ -1,6 +1,6 @@
 use super::swift::inherit;
 use super::*;
-use crate::index::{Availability, Param};
+use crate::index::{Availability, Param, Relation};
 use crate::version::{Domain, Version};
 
 /// A small interface written for these tests (the shapes a real one prints).
@@ -183,9 +183,10 @@ fn types_parameters_and_generics() {
     );
     assert_eq!(decl(&set, "Meter.Reading").ty.as_deref(), Some("Double"));
     assert_eq!(decl(&set, "Meter.zero").ty.as_deref(), Some("Meter<Unit>"));
+    assert_eq!(decl(&set, "Gauge.point(at:)").ty.as_deref(), Some("Double"));
     assert_eq!(
-        decl(&set, "Gauge.point(at:)").ty.as_deref(),
-        Some("Self.Needle")
+        params(decl(&set, "Gauge.point(at:)")),
+        vec![p("at", "Self.Needle", false)]
     );
     assert_eq!(
         decl(&set, "Gauge.dial").ty.as_deref(),
