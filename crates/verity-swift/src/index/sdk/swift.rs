@@ -626,6 +626,9 @@ impl Reader<'_> {
                 else {
                     return;
                 };
+                if name.starts_with('_') {
+                    return;
+                }
                 let params = self.params(n, false);
                 let title = titled(&name, &params);
                 let i = self.push(ctx, title, SymbolKind::Macro, &mods);
@@ -755,7 +758,10 @@ impl Reader<'_> {
                 }
                 (Some("name"), kind) if is_type_node(kind) => {
                     out.push(Param {
-                        label: label.take().unwrap_or_else(|| "_".to_owned()),
+                        label: label
+                            .take()
+                            .filter(|l| !l.is_empty())
+                            .unwrap_or_else(|| "_".to_owned()),
                         ty: self.norm(self.text(ch)).unwrap_or_default(),
                         default: false,
                     });

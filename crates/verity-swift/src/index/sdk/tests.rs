@@ -44,6 +44,7 @@ public extension Swift.Array {
 public enum Mode : Swift.Int {
   case idle, running(Swift.Int, speed: Swift.Double)
   indirect case nested(Mode)
+  case sized(_: Swift.Int)
   @available(iOS 16, *)
   public static let fast: Mode
 }
@@ -115,6 +116,7 @@ fn titles_kinds_and_visibility() {
         "Mode.idle",
         "Mode.running(_:speed:)",
         "Mode.nested(_:)",
+        "Mode.sized(_:)",
         "Mode.fast",
         "measure(_:)",
         "Base.size",
