@@ -23,6 +23,7 @@ pub(crate) use build::split_top_level;
 pub use build::{build_index, read_graphs};
 pub use format::FORMAT_VERSION;
 pub use raw::{Decl, DeclSet, Param, Relation};
+pub use sdk::{read_objc_framework, read_objc_sdk};
 pub use status::{Deprecation, SymbolStatus};
 pub use types::{NameComp, TypeRef};
 

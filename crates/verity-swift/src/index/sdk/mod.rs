@@ -3,6 +3,7 @@
 //! for the Objective-C headers' reader ([`read_sdk`]). [`attach_types`] gives the facts-only
 //! symbol graphs the types the SDK declares.
 
+pub mod objc;
 pub mod swift;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -11,13 +12,16 @@ use std::path::{Path, PathBuf};
 
 use super::{Decl, DeclSet, IndexError, Result, SymbolKind};
 
+pub use objc::{read_framework as read_objc_framework, read_objc_sdk};
 pub use swift::{prepare, read_interface};
 
-/// Everything an SDK directory declares. Today: the Swift interfaces
-/// ([`read_swift_sdk`]). The Objective-C headers' reader (`objc::read_objc_sdk`, declarations
-/// with [`Decl::selector`] set) is meant to be `extend`ed in here.
+/// Everything an SDK directory declares: the Swift interfaces ([`read_swift_sdk`]) and the
+/// Objective-C headers and API notes ([`read_objc_sdk`], declarations with
+/// [`Decl::selector`] set).
 pub fn read_sdk(dir: &Path) -> Result<DeclSet> {
-    read_swift_sdk(dir)
+    let mut set = read_swift_sdk(dir)?;
+    set.extend(read_objc_sdk(dir)?);
+    Ok(set)
 }
 
 /// One module's interface file.
