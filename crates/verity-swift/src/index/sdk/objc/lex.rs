@@ -47,6 +47,8 @@ pub(super) struct Macro {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Macros {
     map: HashMap<String, Macro>,
+    /// The names the last preprocessed header defined.
+    pub(super) last_defined: Vec<String>,
 }
 
 /// Macros the declaration parser understands itself: never expanded even when a header
@@ -79,6 +81,13 @@ fn is_native(name: &str) -> bool {
 }
 
 impl Macros {
+    /// Forgets macros (an include guard defined by an earlier pass over the same header).
+    pub(super) fn forget(&mut self, names: &[String]) {
+        for n in names {
+            self.map.remove(n);
+        }
+    }
+
     /// Whether `name` should be replaced by its definition in declaration text: the framework's
     /// attribute-like macros (all caps), whose body is attributes, availability or nothing.
     fn expands(&self, name: &str, depth: u32) -> bool {
@@ -88,6 +97,12 @@ impl Macros {
         let Some(m) = self.map.get(name) else {
             return false;
         };
+        // A macro that declares a method (`- (instancetype)init NS_UNAVAILABLE;`).
+        if m.body.first().is_some_and(|t| t.is('-') || t.is('+'))
+            && m.body.last().is_some_and(|t| t.is(';'))
+        {
+            return true;
+        }
         m.body.iter().all(|t| match t {
             Tok::Ident(s) => {
                 is_native(s)
@@ -485,6 +500,7 @@ fn is_private_include(path: &str) -> bool {
 /// Preprocesses one header: `#if` evaluated, `#define`s recorded into `macros`, other
 /// directives dropped; returns the remaining text's tokens with attribute macros expanded.
 pub(super) fn preprocess(src: &str, macros: &mut Macros) -> Vec<Tok> {
+    macros.last_defined.clear();
     let text = strip_comments(src);
     // Join continued lines.
     let text = text.replace("\\\r\n", " ").replace("\\\n", " ");
@@ -577,6 +593,7 @@ fn define(rest: &str, macros: &mut Macros) {
     } else {
         (None, after)
     };
+    macros.last_defined.push(name.to_owned());
     macros.map.insert(
         name.to_owned(),
         Macro {

@@ -105,17 +105,23 @@ struct Framework {
 fn read_all(input: Vec<(String, Vec<(String, String)>, ApiNotes)>) -> DeclSet {
     // Pass 1: every framework's macros (attribute macros are often used across headers).
     let mut macros = lex::Macros::default();
+    let mut defined: Vec<Vec<Vec<String>>> = Vec::new();
     for (_, headers, _) in &input {
+        let mut per_header = Vec::new();
         for (_, text) in headers {
             lex::preprocess(text, &mut macros);
+            per_header.push(std::mem::take(&mut macros.last_defined));
         }
+        defined.push(per_header);
     }
     let mut notes = ApiNotes::default();
     let mut frameworks = Vec::new();
-    for (name, headers, n) in input {
+    for ((name, headers, n), defined) in input.into_iter().zip(defined) {
         notes.merge(n);
         let mut items = Vec::new();
-        for (_, text) in &headers {
+        for ((_, text), names) in headers.iter().zip(&defined) {
+            // The header's own macros (its include guard above all) start undefined again.
+            macros.forget(names);
             let toks = lex::preprocess(text, &mut macros);
             items.extend(parse::Parser::new(&toks).run());
         }
@@ -152,6 +158,7 @@ struct Ctx {
     options: HashSet<String>,
     typed_enums: HashSet<String>,
     enums: HashSet<String>,
+    structs: HashSet<String>,
 }
 
 fn class_bridge(name: &str) -> Option<&'static str> {
@@ -190,6 +197,7 @@ impl Ctx {
             options: HashSet::new(),
             typed_enums: HashSet::new(),
             enums: HashSet::new(),
+            structs: HashSet::new(),
         };
         for fw in frameworks {
             for it in &fw.items {
@@ -211,6 +219,9 @@ impl Ctx {
                         if attrs.typed_enum {
                             c.typed_enums.insert(name.clone());
                         }
+                    }
+                    Item::Struct { name, .. } => {
+                        c.structs.insert(name.clone());
                     }
                     Item::Enum { kind, name, .. } => {
                         c.enums.insert(name.clone());
@@ -335,6 +346,53 @@ impl Ctx {
                 && !self.enums.contains(name)
                 && name.starts_with(|c: char| c.is_ascii_uppercase())
                 && !is_c_struct_name(name))
+    }
+
+    /// The type name omit-needless-words matches a parameter's name against: classes (bridged
+    /// names), protocols, enums, option sets, structs and CF types, `Int` for `NSInteger`;
+    /// `None` for scalars, typedefs of scalars, typed enums, block typedefs and `NSError`.
+    fn omission_name(&self, t: &CType) -> Option<String> {
+        let last = |s: String| s.rsplit('.').next().map(str::to_owned);
+        match t {
+            CType::Pointer { inner, .. } => match &**inner {
+                CType::Named {
+                    name, protocols, ..
+                } if self.is_object(name) && scalar(name).is_none() => match name.as_str() {
+                    "NSError" => None,
+                    "NSArray" | "NSMutableArray" => Some("Array".into()),
+                    "NSDictionary" | "NSMutableDictionary" => Some("Dictionary".into()),
+                    "NSSet" | "NSMutableSet" => Some("Set".into()),
+                    "NSObject" if !protocols.is_empty() => last(self.swift_name(&protocols[0])),
+                    n => class_bridge(n)
+                        .map(str::to_owned)
+                        .or_else(|| last(self.swift_name(n))),
+                },
+                _ => None,
+            },
+            CType::Named {
+                name, protocols, ..
+            } => match name.as_str() {
+                "id" => match protocols.first() {
+                    Some(p) => last(self.swift_name(p)),
+                    None => Some("Object".into()),
+                },
+                "NSInteger" | "NSUInteger" => Some("Int".into()),
+                n if self.enums.contains(n) => last(self.swift_name(n)),
+                // `NSRange` is an alias of `_NSRange`: the importer does not match it.
+                "NSRange" => None,
+                n if self.structs.contains(n) || is_c_struct_name(n) => last(self.swift_name(n)),
+                n if cf_class_name(n, self.typedefs.get(n).unwrap_or(&CType::named("")))
+                    .is_some() =>
+                {
+                    last(self.swift_name(n))
+                }
+                _ => None,
+            },
+            CType::Block {
+                func_ptr: false, ..
+            } => Some("Block".into()),
+            _ => None,
+        }
     }
 
     /// Whether a typedef name stands for a pointer-like value (object, block, CF reference).
@@ -919,15 +977,7 @@ impl Emitter<'_> {
                 let name = explicit
                     .and_then(|n| explicit_method_name(&n, kept.len(), *class_method))
                     .unwrap_or_else(|| {
-                        self.method_name(
-                            class_objc,
-                            *class_method,
-                            selector,
-                            ret,
-                            kept,
-                            throws,
-                            &mapper,
-                        )
+                        self.method_name(class_objc, *class_method, selector, ret, kept, throws)
                     });
                 let mut avail = attrs.avail.clone();
                 avail.inherit(&container.avail);
@@ -1004,7 +1054,6 @@ impl Emitter<'_> {
         (name.to_owned(), false)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn method_name(
         &self,
         class_objc: &str,
@@ -1013,13 +1062,12 @@ impl Emitter<'_> {
         ret: &CType,
         params: &[CParam],
         throws: bool,
-        mapper: &TypeMapper<'_>,
     ) -> MethodName {
         let pieces: Vec<&str> = selector.split(':').filter(|s| !s.is_empty()).collect();
         let first = pieces.first().copied().unwrap_or(selector);
-        let ptypes: Vec<String> = params
+        let ptypes: Vec<Option<String>> = params
             .iter()
-            .map(|p| mapper.map(&p.ty).to_string())
+            .map(|p| self.ctx.omission_name(&p.ty))
             .collect();
         let literal_labels: Vec<String> = std::iter::once("_".to_owned())
             .chain(
@@ -1034,7 +1082,7 @@ impl Emitter<'_> {
         let literal = title(first, &literal_labels);
         let rest_labels = |from: usize| -> Vec<String> {
             (from..params.len())
-                .map(|k| prune_label(pieces.get(k).copied().unwrap_or("_"), &ptypes[k]))
+                .map(|k| prune_label(pieces.get(k).copied().unwrap_or("_"), ptypes[k].as_deref()))
                 .collect()
         };
         let mk = |base: String, labels: Vec<String>, kind: SymbolKind| {
@@ -1058,7 +1106,7 @@ impl Emitter<'_> {
                     let l0 = if l.is_empty() {
                         "_".to_owned()
                     } else {
-                        prune_label(&lower_first(l), &ptypes[0])
+                        prune_label(&lower_first(l), ptypes[0].as_deref())
                     };
                     let mut labels = vec![l0];
                     labels.extend(rest_labels(1));
@@ -1072,7 +1120,7 @@ impl Emitter<'_> {
             if let Some(rest) = factory_rest(first, class_objc) {
                 let l = rest.strip_prefix("With").unwrap_or(rest);
                 if !l.is_empty() {
-                    let mut labels = vec![prune_label(&lower_first(l), &ptypes[0])];
+                    let mut labels = vec![prune_label(&lower_first(l), ptypes[0].as_deref())];
                     labels.extend(rest_labels(1));
                     return mk("init".into(), labels, SymbolKind::Init);
                 }
@@ -1085,6 +1133,11 @@ impl Emitter<'_> {
         };
         if params.is_empty() {
             let mut base = first.to_owned();
+            if class_method && returns_self {
+                if let Some(b) = strip_type_suffix(&base, class_objc) {
+                    base = b;
+                }
+            }
             if throws {
                 for suf in ["AndReturnError", "WithError", "Error"] {
                     if let Some(b) = base.strip_suffix(suf) {
@@ -1100,9 +1153,12 @@ impl Emitter<'_> {
         let (base, l0) = match split_first_piece(first) {
             Some((b, l)) => {
                 let l = drop_with_before_handler(&l);
-                (b, prune_label(&l, &ptypes[0]))
+                (b, prune_label(&l, ptypes[0].as_deref()))
             }
-            None => match strip_type_suffix(first, &type_match_names(&ptypes[0])[0]) {
+            None => match ptypes[0]
+                .as_deref()
+                .and_then(|t| strip_type_suffix(first, t))
+            {
                 Some(b) => (b, "_".to_owned()),
                 None => (first.to_owned(), "_".to_owned()),
             },
@@ -1171,7 +1227,7 @@ impl Emitter<'_> {
         labels.pop();
         let (base, labels) = match &attrs.async_name {
             Some(n) => {
-                let (b, l) = split_swift_name(n);
+                let (b, l) = split_swift_name(n.trim_start_matches("getter:"));
                 (b, l.unwrap_or_default())
             }
             None => {

@@ -47,15 +47,7 @@ pub(super) fn lower_first(s: &str) -> String {
     out
 }
 
-pub(super) fn upper_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-        None => String::new(),
-    }
-}
-
-const PREPOSITIONS: [&str; 32] = [
+const PREPOSITIONS: &[&str] = &[
     "above",
     "after",
     "along",
@@ -95,75 +87,59 @@ pub(super) fn is_preposition(w: &str) -> bool {
 }
 
 /// Removes from the end of `name` the words that repeat the tail of `type_name`
-/// (`presentViewController` / `ViewController` → `present`), keeping at least one word;
-/// `None` when nothing matched.
+/// (`presentViewController` / `UIViewController` → `present`), matching words backwards
+/// (a type's acronym run such as `AVURL` matches `URL`); `None` when nothing matched or
+/// the whole name would go.
 pub(super) fn strip_type_suffix(name: &str, type_name: &str) -> Option<String> {
-    if type_name.is_empty() {
-        return None;
-    }
     let nw = words(name);
     let tw = words(type_name);
-    // Longest tail of the type's words that ends the name.
-    for k in 0..tw.len() {
-        let tail = &tw[k..];
-        if tail.len() >= nw.len() {
+    let mut m = 0;
+    while m < nw.len() && m < tw.len() {
+        let a = nw[nw.len() - 1 - m];
+        let b = tw[tw.len() - 1 - m];
+        if a.eq_ignore_ascii_case(b) {
+            m += 1;
             continue;
         }
-        let name_tail = &nw[nw.len() - tail.len()..];
-        if name_tail
-            .iter()
-            .zip(tail)
-            .all(|(a, b)| a.eq_ignore_ascii_case(b))
+        if a.len() < b.len()
+            && a.chars().all(|c| c.is_ascii_uppercase())
+            && b.to_ascii_lowercase().ends_with(&a.to_ascii_lowercase())
         {
-            let kept = &nw[..nw.len() - tail.len()];
-            let joined = join_words(kept);
-            if matches!(joined.as_str(), "set" | "get") {
-                return None;
-            }
-            return Some(joined);
+            m += 1;
         }
+        break;
     }
-    None
+    if m == 0 || m >= nw.len() {
+        return None;
+    }
+    let joined = join_words(&nw[..nw.len() - m]);
+    if matches!(joined.as_str(), "set" | "get") {
+        return None;
+    }
+    Some(joined)
 }
 
-/// Joins words back (first as written, the rest as written).
+/// Joins words back.
 pub(super) fn join_words(ws: &[&str]) -> String {
     ws.concat()
 }
 
-/// The words that name a type for omit-needless-words: `UIViewController` → `ViewController`
-/// matching works on the tail; integers also match `Index`.
-pub(super) fn type_match_names(swift_type: &str) -> Vec<String> {
-    let t = swift_type.trim_end_matches('?');
-    let last = t.rsplit('.').next().unwrap_or(t);
-    let last = last.trim_start_matches("any ");
-    let mut out = vec![
-        last.trim_end_matches('>')
-            .split('<')
-            .next()
-            .unwrap_or("")
-            .to_owned(),
-    ];
-    match last {
-        "Int" | "UInt" => out.push("Index".into()),
-        "Any" | "AnyObject" => out.push("Object".into()),
-        "String" => out.push("String".into()),
-        _ => {}
+/// A label after omit-needless-words against its parameter's type name for omission
+/// (`None`: a type the importer does not match against, such as scalars and typedefs).
+pub(super) fn prune_label(label: &str, type_name: Option<&str>) -> String {
+    let Some(t) = type_name else {
+        return label.to_owned();
+    };
+    let mut candidates = vec![t];
+    if t == "Int" {
+        candidates.insert(0, "Index");
     }
-    if t.starts_with('[') && !t.contains(':') {
-        out.push("Array".into());
-    }
-    if t.starts_with('[') && t.contains(':') {
-        out.push("Dictionary".into());
-    }
-    out
-}
-
-/// A label after omit-needless-words against its parameter's type (empty labels stay).
-pub(super) fn prune_label(label: &str, param_type: &str) -> String {
-    for t in type_match_names(param_type) {
-        if let Some(s) = strip_type_suffix(label, &t) {
-            if !s.is_empty() {
+    for c in candidates {
+        if let Some(s) = strip_type_suffix(label, c) {
+            // A label keeps its type words unless what is left ends in a preposition
+            // (`forState` → `for`, `cellForRowAtIndexPath` → `cellForRowAt`, but
+            // `horizontalSizeClass` stays).
+            if words(&s).last().is_some_and(|w| is_preposition(w)) {
                 return lower_first(&s);
             }
         }
@@ -205,14 +181,25 @@ pub(super) fn is_handler_name(s: &str) -> bool {
 /// `URLWithString` for `NSURL`); returns the rest (`WithRed`, `WithString`).
 pub(super) fn factory_rest<'p>(piece: &'p str, class: &str) -> Option<&'p str> {
     let cw = words(class);
-    for k in 0..cw.len() {
-        let tail = join_words(&cw[k..]);
+    // `NSURL` is one word; its tail after a two- or three-letter prefix is a candidate too.
+    let unprefixed = (2..=3)
+        .filter_map(|n| class.get(n..))
+        .filter(|t| t.starts_with(|c: char| c.is_ascii_uppercase()))
+        .map(str::to_owned);
+    let tails: Vec<String> = (0..cw.len())
+        .map(|k| join_words(&cw[k..]))
+        .chain(unprefixed)
+        .collect();
+    for tail in tails {
         if tail.len() < 3 {
             continue;
         }
         let lower = lower_first(&tail);
-        if piece.len() >= lower.len() && piece[..lower.len()].eq_ignore_ascii_case(&lower) {
-            let rest = &piece[lower.len()..];
+        if piece
+            .get(..lower.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(&lower))
+        {
+            let rest = piece.get(lower.len()..).unwrap_or("");
             if rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase()) {
                 return Some(rest);
             }
@@ -440,9 +427,19 @@ mod tests {
         );
         assert_eq!(strip_type_suffix("addSubview", "UIView"), None);
         assert_eq!(strip_type_suffix("setObject", "Object"), None);
-        assert_eq!(prune_label("withURL", "URL"), "with");
-        assert_eq!(prune_label("atIndex", "Int"), "at");
-        assert_eq!(prune_label("animated", "Bool"), "animated");
+        assert_eq!(prune_label("withURL", Some("URL")), "with");
+        assert_eq!(prune_label("withURLAsset", Some("AVURLAsset")), "with");
+        assert_eq!(prune_label("atIndex", Some("Int")), "at");
+        assert_eq!(prune_label("mediaType", Some("AVMediaType")), "mediaType");
+        assert_eq!(prune_label("animated", None), "animated");
+        assert_eq!(
+            prune_label("horizontalSizeClass", Some("UIUserInterfaceSizeClass")),
+            "horizontalSizeClass"
+        );
+        assert_eq!(
+            prune_label("cellForRowAtIndexPath", Some("IndexPath")),
+            "cellForRowAt"
+        );
         assert_eq!(
             split_first_piece("objectForKey"),
             Some(("object".into(), "forKey".into()))

@@ -256,14 +256,6 @@ impl<'a> Parser<'a> {
             false
         }
     }
-    fn eat_ident(&mut self, s: &str) -> bool {
-        if self.peek_ident() == Some(s) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
     fn ident(&mut self) -> Option<String> {
         let s = self.peek_ident()?.to_owned();
         self.i += 1;
@@ -667,6 +659,9 @@ impl<'a> Parser<'a> {
                     s if s.starts_with("API_") && s.ends_with("_END") => {
                         self.i += 1;
                         self.regions.pop();
+                    }
+                    _ if self.at_attr() => {
+                        self.attrs();
                     }
                     _ => self.skip_statement(),
                 }
@@ -1087,6 +1082,8 @@ impl Parser<'_> {
     /// Pointer stars, then a name, a parenthesized block / function-pointer declarator, a
     /// function parameter list, or array brackets.
     fn declarator(&mut self, mut ty: CType, attrs: &mut Attrs) -> (CType, Option<String>) {
+        // `nullable NSString *`: a leading nullability qualifier applies to the outermost pointer.
+        let leading = ty.null();
         loop {
             if self.eat('*') || self.eat('&') {
                 ty = CType::Pointer {
@@ -1105,6 +1102,11 @@ impl Parser<'_> {
                 self.attrs_into(attrs);
             } else {
                 break;
+            }
+        }
+        if let CType::Pointer { null, .. } = &mut ty {
+            if *null == Null::Unspecified {
+                *null = leading;
             }
         }
         let mut name = None;
