@@ -35,25 +35,19 @@ impl AvailSet {
             if c.introduced.is_none() {
                 c.introduced = p.introduced;
             }
-            if let Some(pd) = p.deprecated {
-                if c.deprecated.is_none_or(|cd| pd < cd) {
-                    c.deprecated = Some(pd);
-                }
+            if let Some(pd) = p.deprecated
+                && c.deprecated.is_none_or(|cd| pd < cd)
+            {
+                c.deprecated = Some(pd);
             }
-            if let Some(po) = p.obsoleted {
-                if c.obsoleted.is_none_or(|co| po < co) {
-                    c.obsoleted = Some(po);
-                }
+            if let Some(po) = p.obsoleted
+                && c.obsoleted.is_none_or(|co| po < co)
+            {
+                c.obsoleted = Some(po);
             }
             c.unavailable |= p.unavailable;
             c.unconditionally_deprecated |= p.unconditionally_deprecated;
         }
-    }
-
-    pub(crate) fn is_unavailable_on_ios(&self) -> bool {
-        self.0
-            .iter()
-            .any(|a| a.unavailable && matches!(a.domain, Some(Domain::Ios | Domain::Any)))
     }
 }
 
@@ -281,7 +275,10 @@ mod tests {
         assert!(ios(&s).deprecated.is_some_and(Version::is_future));
         assert_eq!(ios(&s).renamed.as_deref(), Some("newThing"));
         let s = one("API_UNAVAILABLE(ios, watchos)");
-        assert!(s.is_unavailable_on_ios());
+        assert!(
+            s.0.iter()
+                .any(|a| a.domain == Some(Domain::Ios) && a.unavailable)
+        );
     }
 
     #[test]

@@ -102,7 +102,10 @@ struct Framework {
     items: Vec<Item>,
 }
 
-fn read_all(input: Vec<(String, Vec<(String, String)>, ApiNotes)>) -> DeclSet {
+/// One framework's name, headers (file name, text) and API notes.
+type FrameworkInput = (String, Vec<(String, String)>, ApiNotes);
+
+fn read_all(input: Vec<FrameworkInput>) -> DeclSet {
     // Pass 1: every framework's macros (attribute macros are often used across headers).
     let mut macros = lex::Macros::default();
     let mut defined: Vec<Vec<Vec<String>>> = Vec::new();
@@ -509,12 +512,8 @@ impl TypeMapper<'_> {
     fn map(&self, t: &CType) -> TypeRef {
         match t {
             CType::Pointer { inner, null } => {
-                let (base, pointee) = self.pointer(inner);
-                if pointee {
-                    self.wrap(base, *null)
-                } else {
-                    self.wrap(base, *null)
-                }
+                let (base, _) = self.pointer(inner);
+                self.wrap(base, *null)
             }
             CType::Named {
                 name,
@@ -565,14 +564,13 @@ impl TypeMapper<'_> {
         }
         // A typedef of a bridged object pointer that is not a typed enum keeps its name unless
         // it is a plain alias of a class (`typedef NSString *Foo` without NS_TYPED_ENUM).
-        if let Some(CType::Pointer { inner, .. }) = self.ctx.typedefs.get(name) {
-            if !self.ctx.typed_enums.contains(name) && !self.ctx.swift.contains_key(name) {
-                if let Some(b) = inner.base() {
-                    if class_bridge(b).is_some() || b == "NSArray" || b == "NSDictionary" {
-                        return named(name);
-                    }
-                }
-            }
+        if let Some(CType::Pointer { inner, .. }) = self.ctx.typedefs.get(name)
+            && !self.ctx.typed_enums.contains(name)
+            && !self.ctx.swift.contains_key(name)
+            && let Some(b) = inner.base()
+            && (class_bridge(b).is_some() || b == "NSArray" || b == "NSDictionary")
+        {
+            return named(name);
         }
         named(&self.ctx.swift_name(name))
     }
@@ -1041,15 +1039,17 @@ impl Emitter<'_> {
         modifiers: &[String],
         is_class: bool,
     ) -> (String, bool) {
-        if let Some(g) = modifiers.iter().find_map(|m| m.strip_prefix("getter=")) {
-            if g.starts_with("is") && ty.base().is_some_and(|b| scalar(b) == Some("Bool")) {
-                return (g.to_owned(), false);
-            }
+        if let Some(g) = modifiers.iter().find_map(|m| m.strip_prefix("getter="))
+            && g.starts_with("is")
+            && ty.base().is_some_and(|b| scalar(b) == Some("Bool"))
+        {
+            return (g.to_owned(), false);
         }
-        if is_class && (ty.base() == Some(class_objc) || ty.base() == Some("instancetype")) {
-            if let Some(s) = strip_type_suffix(name, class_objc) {
-                return (s, true);
-            }
+        if is_class
+            && (ty.base() == Some(class_objc) || ty.base() == Some("instancetype"))
+            && let Some(s) = strip_type_suffix(name, class_objc)
+        {
+            return (s, true);
         }
         (name.to_owned(), false)
     }
@@ -1096,34 +1096,35 @@ impl Emitter<'_> {
             }
         };
         // `init…With…`.
-        if !class_method {
-            if let Some(rest) = first.strip_prefix("init") {
-                if rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase()) {
-                    if params.is_empty() {
-                        return mk("init".into(), Vec::new(), SymbolKind::Init);
-                    }
-                    let l = rest.strip_prefix("With").unwrap_or(rest);
-                    let l0 = if l.is_empty() {
-                        "_".to_owned()
-                    } else {
-                        prune_label(&lower_first(l), ptypes[0].as_deref())
-                    };
-                    let mut labels = vec![l0];
-                    labels.extend(rest_labels(1));
-                    return mk("init".into(), labels, SymbolKind::Init);
-                }
+        if !class_method
+            && let Some(rest) = first.strip_prefix("init")
+            && (rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase()))
+        {
+            if params.is_empty() {
+                return mk("init".into(), Vec::new(), SymbolKind::Init);
             }
+            let l = rest.strip_prefix("With").unwrap_or(rest);
+            let l0 = if l.is_empty() {
+                "_".to_owned()
+            } else {
+                prune_label(&lower_first(l), ptypes[0].as_deref())
+            };
+            let mut labels = vec![l0];
+            labels.extend(rest_labels(1));
+            return mk("init".into(), labels, SymbolKind::Init);
         }
         // Class factory methods.
         let returns_self = ret.base() == Some("instancetype") || ret.base() == Some(class_objc);
-        if class_method && returns_self && !params.is_empty() {
-            if let Some(rest) = factory_rest(first, class_objc) {
-                let l = rest.strip_prefix("With").unwrap_or(rest);
-                if !l.is_empty() {
-                    let mut labels = vec![prune_label(&lower_first(l), ptypes[0].as_deref())];
-                    labels.extend(rest_labels(1));
-                    return mk("init".into(), labels, SymbolKind::Init);
-                }
+        if class_method
+            && returns_self
+            && !params.is_empty()
+            && let Some(rest) = factory_rest(first, class_objc)
+        {
+            let l = rest.strip_prefix("With").unwrap_or(rest);
+            if !l.is_empty() {
+                let mut labels = vec![prune_label(&lower_first(l), ptypes[0].as_deref())];
+                labels.extend(rest_labels(1));
+                return mk("init".into(), labels, SymbolKind::Init);
             }
         }
         let kind = if class_method {
@@ -1133,18 +1134,19 @@ impl Emitter<'_> {
         };
         if params.is_empty() {
             let mut base = first.to_owned();
-            if class_method && returns_self {
-                if let Some(b) = strip_type_suffix(&base, class_objc) {
-                    base = b;
-                }
+            if class_method
+                && returns_self
+                && let Some(b) = strip_type_suffix(&base, class_objc)
+            {
+                base = b;
             }
             if throws {
                 for suf in ["AndReturnError", "WithError", "Error"] {
-                    if let Some(b) = base.strip_suffix(suf) {
-                        if !b.is_empty() {
-                            base = b.to_owned();
-                            break;
-                        }
+                    if let Some(b) = base.strip_suffix(suf)
+                        && !b.is_empty()
+                    {
+                        base = b.to_owned();
+                        break;
                     }
                 }
             }

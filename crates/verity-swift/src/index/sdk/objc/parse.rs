@@ -690,10 +690,10 @@ impl<'a> Parser<'a> {
         let (mut ty, name) = self.declarator_decl(&mut attrs)?;
         self.attrs_into(&mut attrs);
         self.skip_statement();
-        if ty.null() == Null::Unspecified {
-            if let Some(n) = modifiers.iter().find_map(|m| nullability(m)) {
-                ty.set_null(n);
-            }
+        if ty.null() == Null::Unspecified
+            && let Some(n) = modifiers.iter().find_map(|m| nullability(m))
+        {
+            ty.set_null(n);
         }
         Some(Member::Property {
             name: name?,
@@ -997,7 +997,7 @@ impl Parser<'_> {
         let mut protocols = Vec::new();
         loop {
             if self.at_attr() && words.is_empty()
-                || self.at_attr() && !self.peek_ident().is_some_and(|s| s == "BOOL")
+                || self.at_attr() && self.peek_ident().is_none_or(|s| s != "BOOL")
             {
                 self.attrs_into(attrs);
                 continue;
@@ -1021,7 +1021,7 @@ impl Parser<'_> {
                 s,
                 "unsigned" | "signed" | "long" | "short" | "int" | "char" | "double" | "float"
             );
-            if !words.is_empty() && !(is_c_word && words.iter().all(|w| is_c_scalar_word(w))) {
+            if !(words.is_empty() || is_c_word && words.iter().all(|w| is_c_scalar_word(w))) {
                 break;
             }
             if !words.is_empty() && !is_c_word {
@@ -1049,8 +1049,7 @@ impl Parser<'_> {
             }
             if !is_c_word {
                 // Trailing qualifiers handled by the loop; no more base words.
-                loop {
-                    let Some(s) = self.peek_ident() else { break };
+                while let Some(s) = self.peek_ident() {
                     if QUALIFIERS.contains(&s) {
                         is_const |= s == "const";
                         self.i += 1;
@@ -1104,10 +1103,10 @@ impl Parser<'_> {
                 break;
             }
         }
-        if let CType::Pointer { null, .. } = &mut ty {
-            if *null == Null::Unspecified {
-                *null = leading;
-            }
+        if let CType::Pointer { null, .. } = &mut ty
+            && *null == Null::Unspecified
+        {
+            *null = leading;
         }
         let mut name = None;
         if self.peek_is('(')
@@ -1163,13 +1162,12 @@ impl Parser<'_> {
                     *func_ptr = true;
                 }
             }
-        } else if let Some(s) = self.peek_ident() {
-            if !is_macro_like(s)
-                || self.peek_at(1).is_some_and(|t| t.is('(') || t.is('[')) && !self.at_attr()
-            {
-                name = Some(s.to_owned());
-                self.i += 1;
-            }
+        } else if let Some(s) = self.peek_ident()
+            && (!is_macro_like(s)
+                || self.peek_at(1).is_some_and(|t| t.is('(') || t.is('[')) && !self.at_attr())
+        {
+            name = Some(s.to_owned());
+            self.i += 1;
         }
         // Function parameters.
         if name.is_some() && self.peek_is('(') && !matches!(ty, CType::Block { .. }) {
