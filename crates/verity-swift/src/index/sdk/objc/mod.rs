@@ -362,7 +362,14 @@ impl Ctx {
                     name, protocols, ..
                 } if self.is_object(name) && scalar(name).is_none() => match name.as_str() {
                     "NSError" => None,
-                    "NSArray" | "NSMutableArray" => Some("Array".into()),
+                    // `NSArray<NSIndexPath *>` reads as `IndexPaths`.
+                    "NSArray" | "NSMutableArray" => match t.base_args().first() {
+                        Some(a) => self
+                            .omission_name(a)
+                            .map(|n| format!("{n}s"))
+                            .or(Some("Array".into())),
+                        None => Some("Array".into()),
+                    },
                     "NSDictionary" | "NSMutableDictionary" => Some("Dictionary".into()),
                     "NSSet" | "NSMutableSet" => Some("Set".into()),
                     "NSObject" if !protocols.is_empty() => last(self.swift_name(&protocols[0])),
@@ -375,6 +382,9 @@ impl Ctx {
             CType::Named {
                 name, protocols, ..
             } => match name.as_str() {
+                "SEL" => Some("Selector".into()),
+                "Class" => Some("Class".into()),
+                "ObjectType" | "KeyType" | "ValueType" => Some("Object".into()),
                 "id" => match protocols.first() {
                     Some(p) => last(self.swift_name(p)),
                     None => Some("Object".into()),
@@ -1152,6 +1162,16 @@ impl Emitter<'_> {
             }
             return mk(lower_first(&base), Vec::new(), kind);
         }
+        // `stringByAppendingString:` → `appending(_:)`: an instance method named after its
+        // receiver's type drops `<type>By`.
+        let by_stripped;
+        let first = match factory_rest(first, class_objc).and_then(|r| r.strip_prefix("By")) {
+            Some(rest) if !rest.is_empty() && !class_method => {
+                by_stripped = lower_first(rest);
+                by_stripped.as_str()
+            }
+            _ => first,
+        };
         let (base, l0) = match split_first_piece(first) {
             Some((b, l)) => {
                 let l = drop_with_before_handler(&l);

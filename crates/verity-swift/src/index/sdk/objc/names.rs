@@ -136,15 +136,19 @@ pub(super) fn prune_label(label: &str, type_name: Option<&str>) -> String {
     }
     for c in candidates {
         if let Some(s) = strip_type_suffix(label, c) {
-            // A label keeps its type words unless what is left ends in a preposition
-            // (`forState` → `for`, `cellForRowAtIndexPath` → `cellForRowAt`, but
-            // `horizontalSizeClass` stays).
-            if words(&s).last().is_some_and(|w| is_preposition(w)) {
+            // A label loses its type words when they are the whole type name (less a prefix
+            // such as `UI`: `didShowViewController` → `didShow`) or when what is left ends in
+            // a preposition (`forState` → `for`); `horizontalSizeClass` stays.
+            let tw = words(c);
+            let matched = words(label).len() - words(&s).len();
+            let whole = matched >= tw.len()
+                || (matched + 1 == tw.len() && tw[0].chars().all(|c| c.is_ascii_uppercase()));
+            if whole || words(&s).last().is_some_and(|w| is_preposition(w)) {
                 return lower_first(&s);
             }
         }
     }
-    label.to_owned()
+    lower_first(label)
 }
 
 /// Splits the first selector piece at its last preposition: `objectForKey` →

@@ -60,6 +60,15 @@ impl CType {
         }
     }
 
+    /// The generic arguments under pointers (`NSIndexPath *` for `NSArray<NSIndexPath *> *`).
+    pub(super) fn base_args(&self) -> &[CType] {
+        match self {
+            CType::Named { args, .. } => args,
+            CType::Pointer { inner, .. } | CType::Array(inner) => inner.base_args(),
+            CType::Block { .. } => &[],
+        }
+    }
+
     pub(super) fn null(&self) -> Null {
         match self {
             CType::Named { null, .. } | CType::Pointer { null, .. } | CType::Block { null, .. } => {
