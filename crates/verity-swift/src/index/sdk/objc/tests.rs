@@ -400,6 +400,22 @@ fn objc_against_graphs() {
     let t0 = std::time::Instant::now();
     let ours = read_objc_sdk(Path::new(&sdk)).expect("read SDK");
     eprintln!("read {} decls in {:?}", ours.decls.len(), t0.elapsed());
+    let callables: Vec<&Decl> = ours.decls.iter().filter(|d| d.params.is_some()).collect();
+    let defaults = callables
+        .iter()
+        .flat_map(|d| d.params.iter().flatten())
+        .filter(|p| p.default)
+        .count();
+    eprintln!(
+        "typed: {} of {} decls have a type; {} callables with typed parameters, {} defaulted parameters; {} throwing, {} async variants, {} approximate names",
+        ours.decls.iter().filter(|d| d.ty.is_some()).count(),
+        ours.decls.len(),
+        callables.len(),
+        defaults,
+        ours.decls.iter().filter(|d| d.throws).count(),
+        ours.decls.iter().filter(|d| d.is_async).count(),
+        ours.decls.iter().filter(|d| d.approximate).count(),
+    );
     let theirs = crate::index::read_graphs(&[graphs]).expect("read graphs");
     let key = |d: &Decl| {
         (
