@@ -1580,9 +1580,21 @@ impl Emitter<'_> {
                     }
                 }
             } else {
+                // The type's leading and trailing words go:
+                // `UITransitionContextFromViewControllerKey` of
+                // `UITransitionContextViewControllerKey` → `from`.
                 let n = common_prefix_words(&[tn, name]);
+                let (nw, tw) = (words(name), words(tn));
+                let mut tail = 0;
+                while tail < tw.len().saturating_sub(n)
+                    && n + tail + 1 < nw.len()
+                    && nw[nw.len() - 1 - tail] == tw[tw.len() - 1 - tail]
+                {
+                    tail += 1;
+                }
+                let kept = join_words(&nw[..nw.len() - tail]);
                 let mut p = split_path(&swift);
-                p.push(strip_case_prefix(name, n));
+                p.push(strip_case_prefix(&kept, n));
                 (p, SymbolKind::TypeProperty, true)
             }
         } else {

@@ -261,6 +261,7 @@ fn typed_enums_functions_and_globals() {
 NS_ASSUME_NONNULL_BEGIN
 typedef NSString * DMMoodKey NS_TYPED_ENUM API_AVAILABLE(ios(15.0));
 extern DMMoodKey const DMMoodKeyHappy;
+extern DMMoodKey const DMMoodSleepyKey;
 extern NSString * const DMLibraryVersion;
 extern CGFloat DMDefaultSpacing(void);
 extern CGRect DMRectMake(CGFloat x, CGFloat y) NS_SWIFT_NAME(CGRect.init(dmX:y:));
@@ -275,6 +276,7 @@ NS_ASSUME_NONNULL_END
     let happy = find(&set, "DMMoodKey.happy");
     assert_eq!(happy.kind, SymbolKind::TypeProperty);
     assert_eq!(happy.ty.as_deref(), Some("DMMoodKey"));
+    find(&set, "DMMoodKey.sleepy");
     assert_eq!(find(&set, "DMLibraryVersion").ty.as_deref(), Some("String"));
     let f = find(&set, "DMDefaultSpacing()");
     assert_eq!(f.kind, SymbolKind::Func);
