@@ -34,8 +34,8 @@ pub struct InterfaceFile {
 /// The public modules' interface files under an SDK directory, one per module, sorted by
 /// module: `System/Library/Frameworks/*.framework/Modules/`, the `System/Cryptexes/OS/`
 /// copy of it, `Developer/Library/Frameworks/` and `usr/lib/swift/`. Private frameworks are
-/// not looked at; underscored framework modules (cross-import overlays, SPI) are skipped,
-/// underscored standard-library modules (`_Concurrency`) are kept. The `arm64-apple-ios`
+/// not looked at (`System/Library/PrivateFrameworks`); underscored modules are public API
+/// (`_Concurrency`, cross-import overlays such as `_MapKit_SwiftUI`). The `arm64-apple-ios`
 /// interface is preferred, then `arm64e-apple-ios`, then any other non-private one.
 pub fn interface_files(dir: &Path) -> Result<Vec<InterfaceFile>> {
     if !dir.is_dir() {
@@ -56,12 +56,12 @@ pub fn interface_files(dir: &Path) -> Result<Vec<InterfaceFile>> {
                 continue;
             }
             for m in sorted_dir(&fw.join("Modules")) {
-                consider(&m, false, &mut found);
+                consider(&m, &mut found);
             }
         }
     }
     for m in sorted_dir(&dir.join("usr/lib/swift")) {
-        consider(&m, true, &mut found);
+        consider(&m, &mut found);
     }
     Ok(found
         .into_iter()
@@ -77,7 +77,7 @@ fn sorted_dir(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-fn consider(module_dir: &Path, stdlib: bool, found: &mut BTreeMap<String, PathBuf>) {
+fn consider(module_dir: &Path, found: &mut BTreeMap<String, PathBuf>) {
     if module_dir.extension().is_none_or(|e| e != "swiftmodule") || !module_dir.is_dir() {
         return;
     }
@@ -88,7 +88,7 @@ fn consider(module_dir: &Path, stdlib: bool, found: &mut BTreeMap<String, PathBu
     else {
         return;
     };
-    if (module.starts_with('_') && !stdlib) || found.contains_key(&module) {
+    if found.contains_key(&module) {
         return;
     }
     let files = sorted_dir(module_dir);

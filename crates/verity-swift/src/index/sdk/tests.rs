@@ -313,8 +313,9 @@ fn write_sdk(root: &Path) {
     std::fs::create_dir_all(&m).expect("mkdir");
     std::fs::write(m.join("arm64-apple-ios.swiftinterface"), SHAPES).expect("write");
     std::fs::write(m.join("arm64e-apple-ios.swiftinterface"), "garbage").expect("write");
-    let p =
-        root.join("System/Library/Frameworks/_MetersUI.framework/Modules/_MetersUI.swiftmodule");
+    let p = root.join(
+        "System/Library/PrivateFrameworks/MetersCore.framework/Modules/MetersCore.swiftmodule",
+    );
     std::fs::create_dir_all(&p).expect("mkdir");
     std::fs::write(
         p.join("arm64-apple-ios.swiftinterface"),
