@@ -399,15 +399,11 @@ impl Reader<'_> {
     fn modifier(&self, x: Node<'_>, m: &mut Mods) {
         let t = self.text(x);
         match x.kind() {
-            "visibility_modifier" => {
-                if t.starts_with("public") || t.starts_with("open") {
-                    m.public = true;
-                }
+            "visibility_modifier" if t.starts_with("public") || t.starts_with("open") => {
+                m.public = true;
             }
-            "property_modifier" => {
-                if t == "static" || t == "class" {
-                    m.is_static = true;
-                }
+            "property_modifier" if t == "static" || t == "class" => {
+                m.is_static = true;
             }
             "attribute" => {
                 if t.starts_with("@_spi") {
