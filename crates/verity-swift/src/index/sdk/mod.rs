@@ -126,7 +126,16 @@ pub fn read_swift_sdk(dir: &Path) -> Result<DeclSet> {
     if files.is_empty() {
         return Err(IndexError::NoInterfaces(dir.display().to_string()));
     }
-    let modules: BTreeSet<String> = files.iter().map(|f| f.module.clone()).collect();
+    // type spellings may be qualified with any module: the Swift ones and the Clang-only
+    // frameworks (`extension CoreAudioTypes.AudioBuffer`)
+    let mut modules: BTreeSet<String> = files.iter().map(|f| f.module.clone()).collect();
+    for fw in sorted_dir(&dir.join("System/Library/Frameworks")) {
+        if fw.extension().is_some_and(|e| e == "framework")
+            && let Some(name) = fw.file_stem().and_then(|n| n.to_str())
+        {
+            modules.insert(name.to_owned());
+        }
+    }
     let mut texts = Vec::with_capacity(files.len());
     for f in &files {
         let text = std::fs::read_to_string(&f.path).map_err(|e| IndexError::Io {
