@@ -12,10 +12,10 @@ pub(super) fn symbols(c: SymbolsCommand) -> Result<u8, CliError> {
                 eprint!("{m}");
             }
             println!(
-                "{} symbols ({} typed) from {} modules -> {} ({} bytes, {:.1}s)",
+                "{} symbols from {} modules ({} typed) -> {} ({} bytes, {:.1}s)",
                 s.symbols,
-                s.typed,
                 s.modules,
+                s.typed,
                 s.out.display(),
                 s.bytes,
                 s.elapsed.as_secs_f64()
