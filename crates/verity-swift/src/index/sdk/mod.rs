@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::{Decl, DeclSet, IndexError, Result, SymbolKind};
+use super::{Decl, DeclSet, IndexError, Param, Result, SymbolKind};
 
 pub use objc::{read_framework as read_objc_framework, read_objc_sdk};
 pub use swift::{prepare, read_interface};
@@ -235,6 +235,9 @@ pub struct ModuleMerge {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MergeStats {
     pub modules: BTreeMap<String, ModuleMerge>,
+    /// Matched declarations whose two sources disagree on the number of parameters (their
+    /// parameters are left unrecorded).
+    pub arity_mismatches: usize,
 }
 
 impl MergeStats {
@@ -270,6 +273,11 @@ impl fmt::Display for MergeStats {
             self.matched(),
             self.unmatched(),
             self.sdk_only()
+        )?;
+        writeln!(
+            f,
+            "{} matched declaration(s) with a different number of parameters (left untyped)",
+            self.arity_mismatches
         )
     }
 }
@@ -288,7 +296,8 @@ fn key(d: &Decl) -> Key {
 /// added.
 pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
     let mut by_key: HashMap<Key, Vec<usize>> = HashMap::new();
-    let mut by_selector: HashMap<(String, String, String), usize> = HashMap::new();
+    // (module, parent path, selector, async variant)
+    let mut by_selector: HashMap<(String, String, String, bool), usize> = HashMap::new();
     for (i, d) in sdk.decls.iter().enumerate() {
         if d.synthesized {
             continue;
@@ -297,7 +306,7 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
         if let Some(sel) = &d.selector {
             let parent = d.path[..d.path.len().saturating_sub(1)].join(".");
             by_selector
-                .entry((d.module.clone(), parent, sel.clone()))
+                .entry((d.module.clone(), parent, sel.clone(), d.is_async))
                 .or_insert(i);
         }
     }
@@ -315,7 +324,7 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
             .and_then(|sel| {
                 let parent = d.path[..d.path.len().saturating_sub(1)].join(".");
                 by_selector
-                    .get(&(d.module.clone(), parent, sel.clone()))
+                    .get(&(d.module.clone(), parent, sel.clone(), d.is_async))
                     .copied()
             })
             .or_else(|| {
@@ -337,8 +346,26 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
         entry.matched += 1;
         let s = &sdk.decls[i];
         d.ty = s.ty.clone().or(d.ty.take());
-        if s.params.is_some() {
-            d.params = s.params.clone();
+        // the parameters, labelled as the base's title labels them (an imported name may
+        // be spelled differently by the two sources); a different arity means they are not
+        // the same parameters (a graph that keeps an `error:` label), so none are recorded
+        if let Some(ps) = &s.params {
+            let labels = super::title_labels(d.path.last().map_or("", String::as_str));
+            match labels {
+                Some(labels) if labels.len() == ps.len() => {
+                    d.params = Some(
+                        ps.iter()
+                            .zip(labels)
+                            .map(|(p, l)| Param {
+                                label: l.to_owned(),
+                                ..p.clone()
+                            })
+                            .collect(),
+                    );
+                }
+                None => d.params = Some(ps.clone()),
+                Some(_) => stats.arity_mismatches += 1,
+            }
         }
         d.generics = s.generics.clone().or(d.generics.take());
         d.throws |= s.throws;
