@@ -8,11 +8,11 @@
 //! |---|---|---|
 //! | `index` | `"default:ios17.4"` or a path to an index file (`verity symbols build DIR --out INDEX`) | the shipped index |
 //! | `deprecations` | `"default"` or a path to a deprecation map (JSON) | the shipped map |
-//! | `future_deprecations` | `"warn"` (pass with a warning) or `"fail"` | `"warn"` |
+//! | `future_deprecations` | `"fail"` or `"warn"` (pass with a warning) for APIs deprecated in a future release (`API_TO_BE_DEPRECATED`) | `"fail"` |
 //! | `toolchain` | `"auto"`, `"tree-sitter"`, or a path to `swiftc` / `swift-frontend` | `"auto"` |
-//! | `require_toolchain` | bool: the parse criterion is an error without a compiler | `false` |
+//! | `require_toolchain` | bool: a run needs a compiler; without one that runs (or with one older than a task's `metadata.target_swift`) its pre-flight fails before any model call (and the parse criterion is an error without one) | `false` |
 //! | `target_platform` | default for tasks without `metadata.target_platform` (`ios17.0`) | the index's platform |
-//! | `swift_version` | Swift language version for `@available(swift, …)` | `"5.10"` |
+//! | `swift_version` | Swift language version for `@available(swift, …)`, for tasks without `metadata.target_swift` | `"5.10"` |
 //! | `timeout_s`, `memory_mb` | limits of a compiler run | 30, 4096 |
 //! | `criteria` | table renaming criteria: `{ parse = "compiles" }` | the four names |
 
@@ -259,15 +259,37 @@ pub fn task_target(task: &Task) -> Option<&str> {
     Some(v.as_str().unwrap_or(""))
 }
 
-/// Checks what a task gives the scorer: `metadata.target_platform`, if present, must parse.
+/// The Swift language version a task names (`metadata.target_swift`, else
+/// `expect.target_swift`), unparsed; a value that is not a string is `""`.
+pub fn task_swift(task: &Task) -> Option<&str> {
+    let v = task
+        .metadata
+        .get("target_swift")
+        .or_else(|| task.expect.get("target_swift"))?;
+    Some(v.as_str().unwrap_or(""))
+}
+
+/// Checks what a task gives the scorer: `metadata.target_platform` and
+/// `metadata.target_swift`, if present, must parse.
 pub fn check_task(task: &Task) -> Vec<ConfigIssue> {
-    match task_target(task) {
-        Some(s) if parse_target(s).is_none() => vec![ConfigIssue::new(
+    let mut issues = Vec::new();
+    if let Some(s) = task_target(task)
+        && parse_target(s).is_none()
+    {
+        issues.push(ConfigIssue::new(
             Some("metadata.target_platform"),
             format!("`{s}` is not a target platform (like ios17.0, macos14.0)"),
-        )],
-        _ => Vec::new(),
+        ));
     }
+    if let Some(s) = task_swift(task)
+        && parse_version(s).is_none()
+    {
+        issues.push(ConfigIssue::new(
+            Some("metadata.target_swift"),
+            format!("`{s}` is not a Swift language version (like 5.10, 6.0)"),
+        ));
+    }
+    issues
 }
 
 #[cfg(test)]

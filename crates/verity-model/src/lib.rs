@@ -54,7 +54,7 @@ pub use run::{
     now_rfc3339,
 };
 pub use score::{Evidence, Score, ScoreStatus};
-pub use scorer::{GroupMember, Scope, Scorer};
+pub use scorer::{GroupMember, PreflightInfo, Scope, Scorer};
 pub use settings::{CacheMode, RunSettings};
 pub use suite::{CompareSpec, REPORT_PLACEHOLDERS, ReportSpec, ScorerSpec, ServerSpec, Suite};
 pub use task::{ChatMessage, Input, Role, SourceLoc, Task};

@@ -96,6 +96,10 @@ pub struct RunMeta {
     pub total_samples: u64,
     /// The current scoring (1 after the run; each `verity rescore` adds one).
     pub scoring: u32,
+    /// What each scorer's pre-flight found before the first sample (scorer name → facts such
+    /// as the Swift toolchain and its version, and warnings); empty when no scorer reported.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub preflight: BTreeMap<String, crate::PreflightInfo>,
 }
 
 /// One finished sample as stored: the raw response plus the current scoring's verdicts.

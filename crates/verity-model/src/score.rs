@@ -82,6 +82,11 @@ pub struct Score {
     pub evidence: Vec<Evidence>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub metrics: BTreeMap<String, f64>,
+    /// The part of the answer the scorer judged, when it judged an extract of it (the `swift`
+    /// scorer: the Swift code taken from the answer's fenced blocks, on its first criterion
+    /// only, with the answer's line numbers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extracted: Option<String>,
 }
 
 impl Score {
@@ -98,6 +103,7 @@ impl Score {
             explanation: None,
             evidence: Vec::new(),
             metrics: BTreeMap::new(),
+            extracted: None,
         }
     }
 

@@ -57,7 +57,7 @@ impl CacheMode {
 /// line does not set it: `--retries` over `retries`, `--cache` (or `--provider replay`) over
 /// `cache`, `--epochs` over `quick_epochs`; the suite's settings come before verity.toml's
 /// `[run]`, which applies to every suite.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunSettings {
     /// Retries of a failed call (5xx, timeouts, broken connections; rate limits are retried
     /// on time instead). A wrong answer is a score and is never retried.
@@ -70,6 +70,11 @@ pub struct RunSettings {
     /// The epochs `--quick` runs (without `--epochs`), instead of the suite's `epochs`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quick_epochs: Option<u32>,
+    /// Warn before a run whose estimated cost exceeds this many USD (`--cost-warning` over
+    /// it; verity.toml's `[run] cost_warning_usd` under it; default 5). A warning, never a
+    /// limit: `--max-cost` is the budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_warning_usd: Option<f64>,
 }
 
 impl RunSettings {

@@ -83,7 +83,16 @@ pub fn to_json(view: &RunView) -> Value {
                 "file": s.file,
                 "hash": s.hash,
             })).collect::<Vec<_>>(),
+            "preflight": h.preflight.iter().map(|(name, p)| (name.clone(), json!({
+                "facts": p.facts,
+                "warnings": p.warnings,
+                "notes": p.notes,
+            }))).collect::<Map<_, _>>(),
         },
+        "toolchain": h.toolchain,
+        "seed_criteria": view.seed_criteria.iter()
+            .map(|(seed, key)| (seed.clone(), Value::String(key.clone())))
+            .collect::<Map<_, _>>(),
         "n_tasks": view.tasks.len(),
         "variants": view.variants.iter().map(|v| json!({
             "name": v.name,
@@ -214,13 +223,27 @@ fn epoch(view: &RunView, s: &SampleRecord) -> Value {
         let same: Vec<&Score> = s.scores.iter().filter(|sc| key_of(view, sc) == k).collect();
         criteria.insert(k, verdict(&same));
     }
+    // The extracted code appears once, as the epoch's `code`, not again inside its score.
+    let code = s.scores.iter().find_map(|sc| sc.extracted.clone());
+    let scores: Vec<Value> = s
+        .scores
+        .iter()
+        .map(|sc| {
+            let mut v = to_value(sc);
+            if let Some(o) = v.as_object_mut() {
+                o.remove("extracted");
+            }
+            v
+        })
+        .collect();
     json!({
         "epoch": s.key.epoch,
         "outcome": s.outcome.as_str(),
         "text": s.response.text,
+        "code": code,
         "tool_calls": to_value(&s.response.tool_calls),
         "criteria": criteria,
-        "scores": to_value(&s.scores),
+        "scores": scores,
         "error": to_value(&s.response.error),
         "latency_ms": s.response.latency_ms,
         "usage": {

@@ -97,6 +97,7 @@ pub fn render_markdown(view: &RunView) -> String {
          called to produce this report.\n"
     );
     run_header(view, &mut out);
+    preflight(view, &mut out);
     pass_rates(view, &mut out);
     comparisons(view, &mut out);
     criteria(view, &mut out);
@@ -238,6 +239,9 @@ fn run_header(view: &RunView, out: &mut String) {
             },
         ]);
     }
+    if let Some(t) = &h.toolchain {
+        rows.push(vec!["Toolchain".into(), code(t)]);
+    }
     rows.push(vec!["Tasks".into(), escape_text(&fmt::task_list(view))]);
     table(out, &["Field", "Value"], &[], rows);
     if !view.variants.is_empty() {
@@ -259,6 +263,51 @@ fn run_header(view: &RunView, out: &mut String) {
             &[],
             rows,
         );
+    }
+}
+
+/// What the scorers' pre-flight found and said before the first sample: facts, warnings and
+/// the audit's notes (the deprecation map's disagreements with the symbol graph).
+fn preflight(view: &RunView, out: &mut String) {
+    let pf = &view.header.preflight;
+    if pf
+        .values()
+        .all(|p| p.warnings.is_empty() && p.notes.is_empty())
+    {
+        return;
+    }
+    out.push_str(
+        "## Pre-flight
+
+",
+    );
+    for (name, p) in pf {
+        if p.warnings.is_empty() && p.notes.is_empty() {
+            continue;
+        }
+        let facts: Vec<String> = p
+            .facts
+            .iter()
+            .map(|(k, v)| format!("{k} {}", code(v)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Scorer {}{}
+",
+            code(name),
+            if facts.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", facts.join(", "))
+            }
+        );
+        for w in &p.warnings {
+            let _ = writeln!(out, "- warning: {}", escape_text(w));
+        }
+        for n in &p.notes {
+            let _ = writeln!(out, "- {}", escape_text(n));
+        }
+        out.push('\n');
     }
 }
 

@@ -281,6 +281,9 @@ fn header(view: &RunView, st: &Styler, out: &mut String) {
             .into(),
         ]);
     }
+    if let Some(t) = &h.toolchain {
+        g.row(vec!["toolchain".into(), t.as_str().into()]);
+    }
     g.row(vec!["tasks".into(), fmt::task_list(view).into()]);
     g.render(out, st);
 }

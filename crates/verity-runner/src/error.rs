@@ -87,14 +87,19 @@ pub enum PlanError {
     },
     #[error("stored sample {key} has no task in the suite")]
     MissingTask { key: String },
+    /// A scorer's pre-flight ([`verity_model::Scorer::preflight`]) found its setup broken:
+    /// every verdict would be an error, so the run does not start.
+    #[error("scorer `{name}` pre-flight failed: {message}")]
+    Preflight { name: String, message: String },
 }
 
 impl PlanError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            PlanError::Templates(_) | PlanError::Scorer { .. } | PlanError::MissingTask { .. } => {
-                ErrorKind::Suite
-            }
+            PlanError::Templates(_)
+            | PlanError::Scorer { .. }
+            | PlanError::MissingTask { .. }
+            | PlanError::Preflight { .. } => ErrorKind::Suite,
             _ => ErrorKind::Usage,
         }
     }

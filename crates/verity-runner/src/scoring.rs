@@ -3,10 +3,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use verity_model::{
-    GroupMember, GroupRecord, Outcome, OutcomeRule, Response, SampleKey, SampleRecord, Scope,
-    Score, ScoreStatus, Scorer, Suite, Task,
+    GroupMember, GroupRecord, Outcome, OutcomeRule, PreflightInfo, Response, SampleKey,
+    SampleRecord, Scope, Score, ScoreStatus, Scorer, Suite, Task,
 };
-use verity_store::Store;
+use verity_store::{Store, TaskPages};
 
 use crate::{PlanError, RunError};
 
@@ -53,6 +53,45 @@ impl Scorers {
             group,
             rule: suite.outcome.clone(),
         })
+    }
+
+    /// Every scorer's pre-flight, once before a run's first model call, then each task of the
+    /// run (read from `store` a page at a time) against it. The first failure stops here
+    /// ([`PlanError::Preflight`]); what the scorers found is keyed by scorer name (scorers
+    /// that report nothing are left out).
+    pub fn preflight(
+        &self,
+        store: &Store,
+        run_id: &str,
+    ) -> Result<BTreeMap<String, PreflightInfo>, RunError> {
+        let all: Vec<&dyn Scorer> = self
+            .sample
+            .iter()
+            .chain(&self.group)
+            .map(|s| s.as_ref())
+            .collect();
+        let failed = |s: &dyn Scorer, message: String| PlanError::Preflight {
+            name: s.name().to_owned(),
+            message,
+        };
+        let mut found = Vec::with_capacity(all.len());
+        for s in &all {
+            found.push(s.preflight().map_err(|m| failed(*s, m))?);
+        }
+        let mut pages = TaskPages::new(run_id);
+        while let Some(page) = pages.next(store)? {
+            for task in &page {
+                for (s, info) in all.iter().zip(found.iter_mut()) {
+                    s.preflight_task(task, info).map_err(|m| failed(*s, m))?;
+                }
+            }
+        }
+        Ok(all
+            .iter()
+            .zip(found)
+            .filter(|(_, info)| !info.is_empty())
+            .map(|(s, info)| (s.name().to_owned(), info))
+            .collect())
     }
 
     pub fn has_group_scorers(&self) -> bool {
@@ -235,6 +274,9 @@ pub fn rescore(
         meta.suite = merged;
     }
     let scorers = Scorers::build(&meta.suite)?;
+    // A scorer that cannot judge here (a required compiler missing) stops before anything
+    // is re-judged; what it found replaces the run's record with the new scoring.
+    let preflight = scorers.preflight(store, run_id)?;
     let old = store.load_samples(run_id, None)?;
     let tasks: HashMap<&str, &Task> = meta
         .suite
@@ -273,9 +315,11 @@ pub fn rescore(
         })
         .collect();
     let scoring = store.add_scoring(run_id, &rows, &groups)?;
-    if meta.suite.scorers != store.load_run(run_id)?.suite.scorers {
-        let mut m = store.load_run(run_id)?;
+    let stored = store.load_run(run_id)?;
+    if meta.suite.scorers != stored.suite.scorers || preflight != stored.preflight {
+        let mut m = stored;
         m.suite = meta.suite;
+        m.preflight = preflight;
         store.update_run_meta(&m)?;
     }
     Ok(RescoreSummary {

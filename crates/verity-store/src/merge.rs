@@ -1,12 +1,12 @@
 //! Merging the shards of a run (`verity run --shard K/N`, possibly on several machines, each
 //! into its own database) back into one run.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params, params_from_iter};
-use verity_model::{RunMeta, RunOptions, RunStatus, Score, Shard, Task};
+use verity_model::{PreflightInfo, RunMeta, RunOptions, RunStatus, Score, Shard, Task};
 
 use crate::runs::insert_run_on;
 use crate::schema::connect_read_only;
@@ -361,6 +361,9 @@ impl Store {
             prompt_hashes,
             total_samples: shards.iter().map(|s| s.meta.total_samples).sum(),
             scoring: 1,
+            // Each shard's pre-flight, merged: its facts (the machines may differ; the first
+            // shard's value of a fact is kept) and every warning and note once.
+            preflight: merged_preflight(shards.iter().map(|s| &s.meta.preflight)),
         };
         let position: HashMap<&str, usize> = meta
             .suite
@@ -484,4 +487,31 @@ impl Store {
             split_groups: split.len() as u64,
         })
     }
+}
+
+/// The pre-flight records of several shards as one: per scorer, the first shard's value of
+/// each fact and every distinct warning and note in shard order.
+fn merged_preflight<'a>(
+    shards: impl Iterator<Item = &'a BTreeMap<String, PreflightInfo>>,
+) -> BTreeMap<String, PreflightInfo> {
+    let mut out: BTreeMap<String, PreflightInfo> = BTreeMap::new();
+    for p in shards {
+        for (scorer, info) in p {
+            let m = out.entry(scorer.clone()).or_default();
+            for (k, v) in &info.facts {
+                m.facts.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+            for w in &info.warnings {
+                if !m.warnings.contains(w) {
+                    m.warnings.push(w.clone());
+                }
+            }
+            for n in &info.notes {
+                if !m.notes.contains(n) {
+                    m.notes.push(n.clone());
+                }
+            }
+        }
+    }
+    out
 }

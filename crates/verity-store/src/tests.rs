@@ -44,6 +44,7 @@ fn meta(id: &str, started: &str) -> RunMeta {
         prompt_hashes: BTreeMap::new(),
         total_samples: 2,
         scoring: 1,
+        preflight: Default::default(),
     }
 }
 

@@ -38,7 +38,7 @@ const SUITE_KEYS: &[&str] = &[
 ];
 
 /// Keys of `[run]`.
-const RUN_KEYS: &[&str] = &["retries", "cache", "quick_epochs"];
+const RUN_KEYS: &[&str] = &["retries", "cache", "quick_epochs", "cost_warning_usd"];
 
 /// The `[run] cache` modes a suite may default to (`replay` is a choice for one run).
 const SUITE_CACHE_MODES: &[&str] = &["live", "refresh", "off"];
@@ -353,8 +353,8 @@ impl Loader<'_> {
         cfg
     }
 
-    /// `[run]`: the retries, cache mode and quick epochs the suite runs with unless the
-    /// command line sets them. `has_quick`: the suite declares a `quick` subset.
+    /// `[run]`: the retries, cache mode, quick epochs and cost-warning threshold the suite
+    /// runs with unless the command line sets them. `has_quick`: the suite declares a `quick` subset.
     fn run_table(&mut self, f: &Arc<SourceFile>, t: &Table, has_quick: bool) -> RunSettings {
         self.check_keys(f, t, RUN_KEYS, "in [run]");
         let mut run = RunSettings::default();
@@ -376,6 +376,9 @@ impl Loader<'_> {
                     .choice(f, e, SUITE_CACHE_MODES)
                     .and_then(|m| verity_model::CacheMode::parse(&m));
             }
+        }
+        if let Some(e) = t.get("cost_warning_usd") {
+            run.cost_warning_usd = self.num(f, e, 0.0, f64::INFINITY);
         }
         if let Some(e) = t.get("quick_epochs") {
             run.quick_epochs = self.int(f, e, 1, i128::from(u32::MAX)).map(|n| n as u32);
@@ -1954,7 +1957,7 @@ json = "out/{} {x y}.json"
         let l = suite(&[
             (
                 "suite.toml",
-                "name = \"s\"\nquick = [\"t\"]\n[defaults]\nprovider = \"mock\"\n[run]\nretries = 1\ncache = \"off\"\nquick_epochs = 3\n",
+                "name = \"s\"\nquick = [\"t\"]\n[defaults]\nprovider = \"mock\"\n[run]\nretries = 1\ncache = \"off\"\nquick_epochs = 3\ncost_warning_usd = 0.5\n",
             ),
             TASK,
         ]);
@@ -1965,6 +1968,7 @@ json = "out/{} {x y}.json"
                 retries: Some(1),
                 cache: Some(verity_model::CacheMode::Off),
                 quick_epochs: Some(3),
+                cost_warning_usd: Some(0.5),
             }
         );
         let plain = suite(&[("suite.toml", "name = \"s\"\n"), TASK]);
@@ -1993,7 +1997,7 @@ json = "out/{} {x y}.json"
         let found = errors(&[
             (
                 "suite.toml",
-                "name = \"s\"\n[run]\nretries = -1\ncache = \"of\"\nquick_epochs = 0\nepochs = 2\n",
+                "name = \"s\"\n[run]\nretries = -1\ncache = \"of\"\nquick_epochs = 0\nepochs = 2\ncost_warning_usd = -1\n",
             ),
             TASK,
         ]);
@@ -2004,6 +2008,7 @@ json = "out/{} {x y}.json"
                 "bad-value@suite.toml:3:11: `retries` must be between 0 and 100",
                 "bad-value@suite.toml:4:9: `cache` must be one of \"live\", \"refresh\" or \"off\"; found `of`",
                 "bad-value@suite.toml:5:16: `quick_epochs` must be at least 1",
+                "bad-value@suite.toml:7:20: `cost_warning_usd` must be at least 0",
             ],
         );
         let found = errors(&[

@@ -44,14 +44,37 @@ pub fn default_map() -> Result<Arc<DeprecationMap>, IndexError> {
     .map_err(IndexError::Format)
 }
 
-/// What to do with "deprecated in a future release" (`deprecated: 100000.0`).
+/// What to do with "deprecated in a future release" (`API_TO_BE_DEPRECATED`, `deprecated:
+/// 100000.0`: `NavigationView`, `foregroundColor(_:)`, `navigationBarTitle`). Apple's
+/// documentation marks these Deprecated with a named replacement, which is seed 000's
+/// "deprecated when a current alternative is documented": they fail by default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FutureMode {
     /// Pass, with a warning in the evidence.
-    #[default]
     Warn,
+    /// Fail `no_deprecated` like any other deprecation (the default).
+    #[default]
     Fail,
+}
+
+impl FutureMode {
+    /// `"warn"` or `"fail"` (the option's and the flag's spelling), else `None`.
+    pub fn parse(s: &str) -> Option<FutureMode> {
+        match s {
+            "warn" => Some(FutureMode::Warn),
+            "fail" => Some(FutureMode::Fail),
+            _ => None,
+        }
+    }
+
+    /// The evidence prefix of a future deprecation under this mode.
+    fn label(self) -> &'static str {
+        match self {
+            FutureMode::Warn => "warning",
+            FutureMode::Fail => "future deprecation",
+        }
+    }
 }
 
 /// How to check a source.
@@ -76,7 +99,7 @@ impl CheckOptions {
             swift: Version::new(5, 10, 0),
             index: default_index()?,
             deprecations: default_map()?,
-            future: FutureMode::Warn,
+            future: FutureMode::default(),
             toolchain: ToolchainChoice::TreeSitter,
             require_toolchain: false,
             limits: Limits::default(),
@@ -604,10 +627,7 @@ fn deprecation_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport {
                     future.push(ev(
                         format!(
                             "{}: `{}` will be deprecated in a future release{extra}",
-                            match opts.future {
-                                FutureMode::Warn => "warning",
-                                FutureMode::Fail => "future deprecation",
-                            },
+                            opts.future.label(),
                             u.what
                         ),
                         u.line,
@@ -639,7 +659,11 @@ fn deprecation_criterion(a: &Analysis, opts: &CheckOptions) -> CriterionReport {
                             u.what, e.key
                         );
                         if claim == "a future release" {
-                            future.push(ev(format!("warning: {msg}"), u.line, u.column));
+                            future.push(ev(
+                                format!("{}: {msg}", opts.future.label()),
+                                u.line,
+                                u.column,
+                            ));
                         } else {
                             real.push(ev(msg, u.line, u.column));
                         }

@@ -38,5 +38,7 @@ pub use index::{
     build_index,
 };
 pub use scorer::{CRITERIA, OPTION_KEYS, SwiftScorer, check_options, check_task};
-pub use toolchain::{Limits, ToolchainChoice};
+pub use toolchain::{
+    CompilerVersion, Limits, ToolchainChoice, compiler_version, parse_version_banner,
+};
 pub use version::{Domain, Target, Version};

@@ -4,21 +4,23 @@
 //! here): a suite is checked without building the scorer, and [`SwiftScorer::from_options`]
 //! runs the same checks before it builds.
 
+use std::collections::HashSet;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 use verity_catalog::swift::index_build_hint;
-use verity_model::{ConfigIssue, Response, Score, ScoreStatus, Scorer, Task};
+use verity_model::{ConfigIssue, PreflightInfo, Response, Score, ScoreStatus, Scorer, Task};
 
 use crate::check::{
     CheckOptions, CriterionReport, DEFAULT_INDEX_NAME, FutureMode, check_answer, default_index,
     default_map,
 };
 use crate::deprecations::DeprecationMap;
+use crate::extract::extract_code;
 use crate::index::Index;
-use crate::toolchain::{Limits, ToolchainChoice};
+use crate::toolchain::{CompilerVersion, Limits, ToolchainChoice, compiler_version};
 use crate::version::{Target, Version};
 
 pub use verity_catalog::swift::{CRITERIA, OPTION_KEYS, check_options, check_task};
@@ -28,12 +30,22 @@ fn task_target(task: &Task) -> Option<Result<Target, String>> {
     Some(Target::parse(s).ok_or_else(|| s.to_owned()))
 }
 
+fn task_swift(task: &Task) -> Option<Result<Version, String>> {
+    let s = verity_catalog::swift::task_swift(task)?;
+    Some(Version::parse(s).ok_or_else(|| s.to_owned()))
+}
+
 /// The Swift oracles as one scorer emitting four criteria.
 pub struct SwiftScorer {
     name: String,
     criteria: [String; 4],
     base: CheckOptions,
     default_target: Option<Target>,
+    /// The compiler's version as the pre-flight read it (unset before it ran; `None` inside
+    /// when no compiler will run).
+    compiler: OnceLock<Option<CompilerVersion>>,
+    /// The (target, language version) pairs whose map disagreements the pre-flight noted.
+    audited: Mutex<HashSet<(Target, Version)>>,
 }
 
 impl std::fmt::Debug for SwiftScorer {
@@ -72,10 +84,10 @@ impl SwiftScorer {
                     .map_err(|e| ConfigIssue::new(Some("deprecations"), e.to_string()))?,
             ),
         };
-        let future = match s("future_deprecations") {
-            Some("fail") => FutureMode::Fail,
-            _ => FutureMode::Warn,
-        };
+        // checked above: absent or "warn" / "fail"
+        let future = s("future_deprecations")
+            .and_then(FutureMode::parse)
+            .unwrap_or_default();
         let toolchain = ToolchainChoice::parse(s("toolchain").unwrap_or("auto"));
         let default_target = s("target_platform").and_then(Target::parse);
         let swift = s("swift_version")
@@ -120,6 +132,8 @@ impl SwiftScorer {
                 limits,
             },
             default_target,
+            compiler: OnceLock::new(),
+            audited: Mutex::new(HashSet::new()),
         })
     }
 
@@ -140,7 +154,47 @@ impl SwiftScorer {
                 }
             }
         }
+        match task_swift(task) {
+            Some(Ok(v)) => o.swift = v,
+            Some(Err(s)) => {
+                return Err(format!(
+                    "task `{}`: `{s}` is not a Swift language version (like 5.10, 6.0)",
+                    task.id
+                ));
+            }
+            None => {}
+        }
         Ok(o)
+    }
+
+    /// The compiler the parse criterion will run and its version: `Ok(Err(why))` when none
+    /// will (`why`: a compiler was named or found but does not run); `Err` when
+    /// `require_toolchain` cannot be met.
+    #[allow(clippy::type_complexity)]
+    fn find_compiler(
+        &self,
+    ) -> Result<Result<(std::path::PathBuf, CompilerVersion), Option<String>>, String> {
+        let required = self.base.require_toolchain;
+        let Some(path) = self.base.toolchain.resolve() else {
+            if required {
+                return Err(match self.base.toolchain {
+                    ToolchainChoice::TreeSitter => "`require_toolchain = true` needs a compiler, but `toolchain` says tree-sitter; set `toolchain` to \"auto\" or a path".to_owned(),
+                    _ => "a Swift toolchain is required (`require_toolchain = true`) but none was found: no swiftc or swift-frontend on PATH; install one (`scripts/fetch-swift-toolchain.sh` prints the path of a swift-frontend) and set `toolchain` to its path, or drop `require_toolchain` to parse with tree-sitter".to_owned(),
+                });
+            }
+            return Ok(Err(None));
+        };
+        match compiler_version(&path, self.base.limits) {
+            Ok(v) => Ok(Ok((path, v))),
+            Err(e) if required => Err(format!(
+                "a Swift toolchain is required (`require_toolchain = true`) but {} does not run: {e}",
+                path.display()
+            )),
+            Err(e) => Ok(Err(Some(format!(
+                "{} does not run ({e}); the parse criterion falls back to tree-sitter",
+                path.display()
+            )))),
+        }
     }
 
     /// Entries of the deprecation map that the symbol graph contradicts for `target`.
@@ -149,6 +203,19 @@ impl SwiftScorer {
             .deprecations
             .disagreements(&self.base.index, target, self.base.swift)
     }
+}
+
+/// One line of the run's audit for a map entry the symbol graph contradicts.
+fn disagreement_note(d: &crate::deprecations::MapDisagreement, target: Target) -> String {
+    let decides = if d.graph_says == "not in the index" {
+        "the map decides (the index does not know the symbol)"
+    } else {
+        "the map loses: the symbol graph decides"
+    };
+    format!(
+        "deprecation map vs symbol graph on {target}: `{}`: the map says {}, the symbol graph says {}; {decides}",
+        d.key, d.map_says, d.graph_says
+    )
 }
 
 fn default_index_issue() -> Result<Arc<Index>, ConfigIssue> {
@@ -169,6 +236,84 @@ fn to_score(scorer: &str, criterion: &str, r: CriterionReport) -> Score {
 impl Scorer for SwiftScorer {
     fn kind(&self) -> &str {
         "swift"
+    }
+
+    /// Finds the compiler the parse criterion will run and reads its version once: with
+    /// `require_toolchain`, a missing or broken one fails here, before any model call. The
+    /// facts recorded: `toolchain` (`tree-sitter`, `swiftc` or `swift-frontend`),
+    /// `toolchain_version`, `toolchain_banner`, `toolchain_path`.
+    fn preflight(&self) -> Result<PreflightInfo, String> {
+        let mut info = PreflightInfo::default();
+        let compiler = match self.find_compiler()? {
+            Err(why) => {
+                info = info.fact("toolchain", "tree-sitter");
+                info.warnings.extend(why);
+                None
+            }
+            Ok((path, v)) => {
+                info = info
+                    .fact("toolchain", v.name.clone())
+                    .fact("toolchain_banner", v.banner.clone())
+                    .fact("toolchain_path", path.display().to_string());
+                if let Some(ver) = v.version {
+                    info = info.fact("toolchain_version", ver.to_string());
+                }
+                Some(v)
+            }
+        };
+        let _ = self.compiler.set(compiler);
+        Ok(info)
+    }
+
+    /// A task whose `target_swift` is newer than the compiler's language version: its parse
+    /// verdict comes from an older parser. A warning; with `require_toolchain` (the run asked
+    /// for the compiler's verdicts) the run does not start. Also notes, once per target and
+    /// language version, where the deprecation map and the symbol graph disagree (the audit
+    /// says which one decides).
+    fn preflight_task(&self, task: &Task, info: &mut PreflightInfo) -> Result<(), String> {
+        let Ok(opts) = self.options_for(task) else {
+            // a bad target is the task's verdicts' error (and `verity validate`'s)
+            return Ok(());
+        };
+        if self
+            .audited
+            .lock()
+            .map(|mut seen| seen.insert((opts.target, opts.swift)))
+            .unwrap_or(false)
+        {
+            info.notes.extend(
+                self.base
+                    .deprecations
+                    .disagreements(&self.base.index, opts.target, opts.swift)
+                    .into_iter()
+                    .map(|d| disagreement_note(&d, opts.target)),
+            );
+        }
+        let Some(Some(CompilerVersion {
+            name,
+            version: Some(have),
+            ..
+        })) = self.compiler.get()
+        else {
+            return Ok(());
+        };
+        let Some(Ok(want)) = task_swift(task) else {
+            return Ok(());
+        };
+        if want <= *have {
+            return Ok(());
+        }
+        let msg = format!(
+            "task `{}` targets Swift {want} but the compiler ({name}) is Swift {have}: its parse verdict comes from an older language version",
+            task.id
+        );
+        if self.base.require_toolchain {
+            return Err(format!(
+                "{msg}; install a newer toolchain, or lower the task's `target_swift`, or drop `require_toolchain`"
+            ));
+        }
+        info.warnings.push(msg);
+        Ok(())
     }
 
     fn name(&self) -> &str {
@@ -201,6 +346,11 @@ impl Scorer for SwiftScorer {
                 report.parser,
                 report.target_platform
             ));
+            // the code the four criteria judged, for the audit (seed 000 §7.2 `code`)
+            let code = extract_code(&response.text);
+            if !code.is_empty() {
+                first.extracted = Some(code.source);
+            }
         }
         scores
     }

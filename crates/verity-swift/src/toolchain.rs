@@ -158,6 +158,104 @@ pub fn parse_diagnostics(output: &str) -> Vec<Diagnostic> {
     out
 }
 
+/// What `swift-frontend --version` (or `swiftc --version`) says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CompilerVersion {
+    /// `swiftc` or `swift-frontend`.
+    pub name: String,
+    /// The first line it printed, verbatim (`Swift version 6.0.3 (swift-6.0.3-RELEASE)`).
+    pub banner: String,
+    /// The language version in the banner, if it has one.
+    pub version: Option<crate::version::Version>,
+}
+
+/// The Swift version in a `--version` banner: the version after `Swift version` (Apple's
+/// `Apple Swift version 5.10 (…)` too).
+pub fn parse_version_banner(banner: &str) -> Option<crate::version::Version> {
+    let at = banner.find("Swift version ")? + "Swift version ".len();
+    let word = banner[at..].split_whitespace().next()?;
+    // `6.1-dev`, `5.10.1`
+    let digits: String = word
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    crate::version::Version::parse(digits.trim_end_matches('.'))
+}
+
+/// Asks `compiler` its version (`--version`), in the same sandbox and limits as a check.
+pub fn compiler_version(compiler: &Path, limits: Limits) -> std::io::Result<CompilerVersion> {
+    if !is_executable(compiler) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("{} is not an executable file", compiler.display()),
+        ));
+    }
+    let scratch = tempfile::Builder::new().prefix("verity-swift-").tempdir()?;
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(scratch.path(), std::fs::Permissions::from_mode(0o755))?;
+    }
+    let name = if is_frontend(compiler) {
+        "swift-frontend"
+    } else {
+        "swiftc"
+    };
+    let run = sandboxed(compiler, &["--version".to_owned()], scratch.path(), limits)
+        .run()
+        .map_err(ProcessError::into_io)?;
+    let mut text = run.stdout.text();
+    text.push('\n');
+    text.push_str(&run.stderr.text());
+    let banner = text
+        .lines()
+        .map(str::trim)
+        .find(|l| l.contains("Swift version"))
+        .map(str::to_owned);
+    match (run.exit.code(), banner) {
+        (Some(0), Some(banner)) => Ok(CompilerVersion {
+            name: name.to_owned(),
+            version: parse_version_banner(&banner),
+            banner,
+        }),
+        (code, _) => Err(std::io::Error::other(format!(
+            "`{} --version` {}: {}",
+            compiler.display(),
+            code.map_or("was killed".to_owned(), |c| format!("exited {c}")),
+            text.trim().chars().take(400).collect::<String>()
+        ))),
+    }
+}
+
+fn is_frontend(compiler: &Path) -> bool {
+    compiler
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.contains("frontend"))
+}
+
+/// `compiler args…` in the sandbox, in `scratch`, with the limits and a minimal environment.
+fn sandboxed(compiler: &Path, args: &[String], scratch: &Path, limits: Limits) -> Spec {
+    let sandbox = Sandbox::new(scratch).limits(SandboxLimits {
+        cpu_seconds: Some(limits.cpu_seconds),
+        memory_mb: Some(limits.memory_mb),
+        processes: Some(64),
+        file_size_mb: Some(64),
+    });
+    Spec::new(compiler)
+        .args(args)
+        .sandbox(sandbox)
+        .current_dir(scratch)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", scratch)
+        .env("TMPDIR", scratch)
+        .env("LANG", "C")
+        .stdin(Stdin::Null)
+        .stdout(Capture::Head(limits.max_output))
+        .stderr(Capture::Head(limits.max_output))
+        .timeout(limits.wall)
+}
+
 /// Runs `compiler` in parse-only mode on `source`.
 pub fn run_compiler(compiler: &Path, source: &str, limits: Limits) -> std::io::Result<CompilerRun> {
     if !is_executable(compiler) {
@@ -174,35 +272,14 @@ pub fn run_compiler(compiler: &Path, source: &str, limits: Limits) -> std::io::R
     }
     let file = scratch.path().join("main.swift");
     std::fs::write(&file, source)?;
-    let frontend = compiler
-        .file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.contains("frontend"));
+    let frontend = is_frontend(compiler);
     let mut args: Vec<String> = Vec::new();
     if frontend {
         args.push("-frontend".into());
     }
     args.push("-parse".into());
     args.push("main.swift".into());
-    let sandbox = Sandbox::new(scratch.path()).limits(SandboxLimits {
-        cpu_seconds: Some(limits.cpu_seconds),
-        memory_mb: Some(limits.memory_mb),
-        processes: Some(64),
-        file_size_mb: Some(64),
-    });
-    let run = Spec::new(compiler)
-        .args(&args)
-        .sandbox(sandbox)
-        .current_dir(scratch.path())
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", scratch.path())
-        .env("TMPDIR", scratch.path())
-        .env("LANG", "C")
-        .stdin(Stdin::Null)
-        .stdout(Capture::Head(limits.max_output))
-        .stderr(Capture::Head(limits.max_output))
-        .timeout(limits.wall)
+    let run = sandboxed(compiler, &args, scratch.path(), limits)
         .run()
         .map_err(ProcessError::into_io)?;
     let timed_out = matches!(run.exit, Exit::TimedOut(_));
@@ -259,6 +336,25 @@ mod tests {
         assert_eq!(d[0].severity, "error");
         assert_eq!(d[1].severity, "warning");
         assert!(parse_diagnostics("nothing here").is_empty());
+    }
+
+    #[test]
+    fn version_banners() {
+        let v = |s| parse_version_banner(s).map(|v| v.to_string());
+        assert_eq!(
+            v("Swift version 6.0.3 (swift-6.0.3-RELEASE)").as_deref(),
+            Some("6.0.3")
+        );
+        assert_eq!(
+            v("Apple Swift version 5.10 (swiftlang-5.10.0.13 clang-1500.3.9.4)").as_deref(),
+            Some("5.10")
+        );
+        assert_eq!(
+            v("Swift version 6.1-dev (LLVM abc)").as_deref(),
+            Some("6.1")
+        );
+        assert_eq!(v("clang version 17"), None);
+        assert_eq!(v("Swift version "), None);
     }
 
     #[test]

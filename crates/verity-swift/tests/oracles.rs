@@ -272,9 +272,19 @@ struct A: View {
 }
 
 #[test]
-fn future_deprecations_warn_or_fail() {
+fn future_deprecations_fail_by_default_or_warn() {
     let src = "import SwiftUI\nstruct A: View {\n  var body: some View { NavigationView { Text(\"x\") } }\n}\n";
     let mut o = opts("ios17.0");
+    assert_eq!(o.future, FutureMode::Fail);
+    let r = check_source(src, &o);
+    assert_eq!(r.criteria.no_deprecated.status, ScoreStatus::Fail);
+    assert_eq!(r.criteria.no_deprecated.evidence[0].line, Some(3));
+    assert!(
+        r.criteria.no_deprecated.evidence[0]
+            .message
+            .starts_with("future deprecation:")
+    );
+    o.future = FutureMode::Warn;
     let r = check_source(src, &o);
     assert_eq!(r.criteria.no_deprecated.status, ScoreStatus::Pass);
     assert!(
@@ -282,10 +292,9 @@ fn future_deprecations_warn_or_fail() {
             .message
             .starts_with("warning:")
     );
-    o.future = FutureMode::Fail;
-    let r = check_source(src, &o);
-    assert_eq!(r.criteria.no_deprecated.status, ScoreStatus::Fail);
-    assert_eq!(r.criteria.no_deprecated.evidence[0].line, Some(3));
+    assert_eq!(FutureMode::parse("warn"), Some(FutureMode::Warn));
+    assert_eq!(FutureMode::parse("fail"), Some(FutureMode::Fail));
+    assert_eq!(FutureMode::parse(" warn"), None);
 }
 
 #[test]
@@ -715,4 +724,149 @@ fn symbol_graph_types_reach_the_index() {
     // the types survive the file format
     let back = Index::load_bytes(&ix.to_bytes()).expect("load");
     assert_eq!(back, ix);
+
+#[test]
+fn scorer_future_deprecations_default_to_fail() {
+    let answer = Response {
+        text: "```swift\nimport SwiftUI\nstruct A: View {\n  var body: some View { NavigationView { Text(\"x\") } }\n}\n```".into(),
+        ..Response::default()
+    };
+    let task = Task::prompt("t1", "write a view");
+    let verdict = |mode: Option<&str>| {
+        let mut o = Map::new();
+        o.insert("toolchain".into(), json!("tree-sitter"));
+        if let Some(m) = mode {
+            o.insert("future_deprecations".into(), json!(m));
+        }
+        let s = SwiftScorer::from_options("swift", &o).expect("scorer");
+        s.score(&task, &answer)[3].status
+    };
+    assert_eq!(verdict(None), ScoreStatus::Fail);
+    assert_eq!(verdict(Some("fail")), ScoreStatus::Fail);
+    assert_eq!(verdict(Some("warn")), ScoreStatus::Pass);
+}
+
+fn swift_task(id: &str, swift: &str) -> Task {
+    let mut t = Task::prompt(id, "write code");
+    t.metadata.insert("target_swift".into(), json!(swift));
+    t
+}
+
+#[test]
+fn preflight_reports_the_toolchain_and_fails_when_a_required_one_is_missing() {
+    let mut o = Map::new();
+    o.insert("toolchain".into(), json!("tree-sitter"));
+    let s = SwiftScorer::from_options("swift", &o).expect("scorer");
+    let info = s.preflight().expect("tree-sitter needs nothing");
+    assert_eq!(info.facts["toolchain"], "tree-sitter");
+    assert!(info.warnings.is_empty());
+    let mut after = info.clone();
+    s.preflight_task(&swift_task("t", "99.0"), &mut after)
+        .expect("no compiler: nothing to compare");
+    assert!(after.warnings.is_empty(), "{after:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    // a file, but not a program
+    let missing = dir.path().join("no-such-swift-frontend");
+    std::fs::write(&missing, "not a compiler").unwrap();
+    let mut o = Map::new();
+    o.insert("toolchain".into(), json!(missing.display().to_string()));
+    // without require_toolchain a broken compiler falls back to tree-sitter, with a warning
+    let s = SwiftScorer::from_options("swift", &o).expect("scorer");
+    let info = s.preflight().expect("falls back");
+    assert_eq!(info.facts["toolchain"], "tree-sitter");
+    assert!(info.warnings[0].contains("does not run"), "{info:?}");
+    o.insert("require_toolchain".into(), json!(true));
+    let s = SwiftScorer::from_options("swift", &o).expect("scorer");
+    let e = s.preflight().expect_err("required and missing");
+    assert!(
+        e.contains("require_toolchain") && e.contains("no-such-swift-frontend"),
+        "{e}"
+    );
+    let mut o = Map::new();
+    o.insert("toolchain".into(), json!("tree-sitter"));
+    o.insert("require_toolchain".into(), json!(true));
+    let e = SwiftScorer::from_options("swift", &o)
+        .expect("scorer")
+        .preflight()
+        .expect_err("tree-sitter cannot satisfy require_toolchain");
+    assert!(e.contains("tree-sitter"), "{e}");
+}
+
+/// The pre-flight notes the deprecation map's entries the symbol graph contradicts, once per
+/// target, for the run's audit.
+#[test]
+fn preflight_notes_map_disagreements_once_per_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = dir.path().join("map.json");
+    std::fs::write(
+        &map,
+        r#"{"Text": {"alternative": "Label", "deprecated_since": "iOS 13.0", "sdk_symbol": "SwiftUI.Text"}}"#,
+    )
+    .unwrap();
+    let mut o = Map::new();
+    o.insert("toolchain".into(), json!("tree-sitter"));
+    o.insert("deprecations".into(), json!(map.display().to_string()));
+    let s = SwiftScorer::from_options("swift", &o).expect("scorer");
+    let mut info = s.preflight().expect("preflight");
+    let mut task = Task::prompt("a", "x");
+    task.metadata
+        .insert("target_platform".into(), json!("ios17.0"));
+    s.preflight_task(&task, &mut info).expect("ok");
+    s.preflight_task(&task, &mut info).expect("ok");
+    assert_eq!(info.notes.len(), 1, "{info:?}");
+    let n = &info.notes[0];
+    assert!(
+        n.contains("`Text`") && n.contains("the map loses") && n.contains("ios17.0"),
+        "{n}"
+    );
+    task.metadata
+        .insert("target_platform".into(), json!("ios16.0"));
+    s.preflight_task(&task, &mut info).expect("ok");
+    assert_eq!(info.notes.len(), 2, "a second target: {info:?}");
+}
+
+#[test]
+fn preflight_reads_the_compiler_version_and_checks_target_swift() {
+    let dir = tempfile::tempdir().unwrap();
+    // answers `--version` like swift-frontend does (and passes every parse)
+    let fe = fake_compiler(
+        dir.path(),
+        "swift-frontend",
+        "echo 'Swift version 5.10 (swift-5.10-RELEASE)'\necho 'Target: x86_64-unknown-linux-gnu'",
+    );
+    let mut o = Map::new();
+    o.insert("toolchain".into(), json!(fe.display().to_string()));
+    let s = SwiftScorer::from_options("swift", &o).expect("scorer");
+    let info = s.preflight().expect("not required: never fails");
+    assert_eq!(info.facts["toolchain"], "swift-frontend", "{info:?}");
+    assert_eq!(info.facts["toolchain_version"], "5.10");
+    assert_eq!(
+        info.facts["toolchain_banner"],
+        "Swift version 5.10 (swift-5.10-RELEASE)"
+    );
+    let mut info = info;
+    for t in [
+        swift_task("old", "5.9"),
+        swift_task("same", "5.10"),
+        Task::prompt("none", "x"),
+    ] {
+        s.preflight_task(&t, &mut info).expect("not newer");
+    }
+    assert!(info.warnings.is_empty(), "{info:?}");
+    s.preflight_task(&swift_task("new", "6.0"), &mut info)
+        .expect("a warning, not a failure");
+    assert_eq!(info.warnings.len(), 1, "{info:?}");
+    let w = &info.warnings[0];
+    assert!(
+        w.contains("task `new` targets Swift 6.0") && w.contains("Swift 5.10"),
+        "{w}"
+    );
+    o.insert("require_toolchain".into(), json!(true));
+    let s = SwiftScorer::from_options("swift", &o).expect("scorer");
+    let mut info = s.preflight().expect("the compiler runs");
+    let e = s
+        .preflight_task(&swift_task("new", "6.0"), &mut info)
+        .expect_err("the run asked for the compiler's verdicts");
+    assert!(e.contains("targets Swift 6.0"), "{e}");
 }

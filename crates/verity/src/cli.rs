@@ -287,6 +287,10 @@ pub struct ExecArgs {
     /// Refuse to start when the estimated tokens exceed this; stop scheduling when usage reaches it.
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<u64>,
+    /// Warn (without stopping) before a run whose estimated cost exceeds this many USD
+    /// [default: the suite's `[run] cost_warning_usd`, else verity.toml's, else 5]
+    #[arg(long, value_name = "USD")]
+    pub cost_warning: Option<f64>,
 }
 
 #[derive(Debug, Args)]
@@ -457,6 +461,13 @@ pub struct CheckCitationsArgs {
     pub format: Format,
 }
 
+/// `verity check swift --future-deprecations`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FutureDeprecations {
+    Fail,
+    Warn,
+}
+
 #[derive(Debug, Args)]
 pub struct CheckSwiftArgs {
     /// Files to check; `-` reads standard input.
@@ -478,6 +489,10 @@ pub struct CheckSwiftArgs {
     /// Fail when the toolchain is not available instead of falling back to tree-sitter.
     #[arg(long)]
     pub require_toolchain: bool,
+    /// APIs deprecated in a future release (API_TO_BE_DEPRECATED: NavigationView,
+    /// foregroundColor(_:)…): fail no_deprecated, or pass it with a warning.
+    #[arg(long, value_enum, default_value_t = FutureDeprecations::Fail)]
+    pub future_deprecations: FutureDeprecations,
     /// json (one object per file) or table.
     #[arg(long, value_enum, default_value_t = Format::Json)]
     pub format: Format,

@@ -51,6 +51,8 @@ pub struct RunConfig {
     /// (0: never).
     pub max_connect_failures: Option<u32>,
     pub cache: Option<String>,
+    /// Warn before a run whose estimated cost exceeds this many USD (default 5).
+    pub cost_warning_usd: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -9,9 +9,20 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use verity_model::Outcome;
 use verity_runner::RunEvent;
 
+fn print_preflight_warnings(scorer: &str, info: &verity_model::PreflightInfo) {
+    for w in &info.warnings {
+        eprintln!("warning: scorer `{scorer}`: {w}");
+    }
+}
+
 pub async fn consume(mut rx: UnboundedReceiver<RunEvent>, total: u64, quiet: bool, tty: bool) {
     if quiet {
-        while rx.recv().await.is_some() {}
+        // Pre-flight warnings are said even then: they question the run's verdicts.
+        while let Some(ev) = rx.recv().await {
+            if let RunEvent::Preflight { scorer, info } = ev {
+                print_preflight_warnings(&scorer, &info);
+            }
+        }
         return;
     }
     let bar = tty.then(|| {
@@ -30,6 +41,15 @@ pub async fn consume(mut rx: UnboundedReceiver<RunEvent>, total: u64, quiet: boo
     let mut next_pct = 10u64;
     while let Some(ev) = rx.recv().await {
         match ev {
+            RunEvent::Preflight { scorer, info } => {
+                // before the bar starts counting: plain lines
+                let facts: Vec<String> =
+                    info.facts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                if !facts.is_empty() {
+                    eprintln!("pre-flight: scorer `{scorer}`: {}", facts.join(", "));
+                }
+                print_preflight_warnings(&scorer, &info);
+            }
             RunEvent::Started {
                 run_id,
                 total,

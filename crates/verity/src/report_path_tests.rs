@@ -20,6 +20,7 @@ fn meta() -> RunMeta {
         prompt_hashes: Default::default(),
         total_samples: 0,
         scoring: 1,
+        preflight: Default::default(),
     }
 }
 

@@ -230,7 +230,9 @@ impl<'a> Builder<'a> {
             self.groups,
             self.policy(),
         );
+        let seed_criteria = seed_criteria(&self.meta.suite, &per_criterion);
         RunView {
+            seed_criteria,
             citations,
             determinism,
             header,
@@ -271,6 +273,8 @@ impl<'a> Builder<'a> {
             epochs: m.suite.epochs,
             outcome: m.suite.outcome.clone(),
             schemas: schemas(&m.suite),
+            preflight: m.preflight.clone(),
+            toolchain: toolchain(&m.suite, &m.preflight),
         }
     }
 
@@ -753,6 +757,56 @@ fn schemas(suite: &verity_model::Suite) -> Vec<super::types::SchemaInfo> {
             })
         });
     variants.chain(scorers).collect()
+}
+
+/// Seed 000's criterion names in its order, beside the `swift` scorer's default names.
+const SEED_CRITERIA: [(&str, &str); 4] = [
+    ("compile", "parse"),
+    ("symbol_exists", "symbols_exist"),
+    ("availability", "availability_ok"),
+    ("no_deprecated", "no_deprecated"),
+];
+
+/// The first `swift` scorer's criteria under seed 000's names: each default name (or its
+/// rename in the scorer's `criteria` table) as the report keys it.
+fn seed_criteria(
+    suite: &verity_model::Suite,
+    per_criterion: &[CriterionSummary],
+) -> Vec<(String, String)> {
+    let Some(spec) = suite.scorers.iter().find(|s| s.kind == "swift") else {
+        return Vec::new();
+    };
+    let scorer = spec.instance_name();
+    let renames = spec.options.get("criteria").and_then(|v| v.as_object());
+    SEED_CRITERIA
+        .iter()
+        .map(|(seed, default)| {
+            let name = renames
+                .and_then(|m| m.get(*default))
+                .and_then(|v| v.as_str())
+                .unwrap_or(default);
+            let key = per_criterion
+                .iter()
+                .find(|c| c.scorer == scorer && c.criterion == name)
+                .map_or_else(|| name.to_owned(), |c| c.key.clone());
+            ((*seed).to_owned(), key)
+        })
+        .collect()
+}
+
+/// The first `swift` scorer's toolchain as its pre-flight recorded it: `swift-frontend 6.0.3`
+/// (name and version), `tree-sitter`.
+fn toolchain(
+    suite: &verity_model::Suite,
+    preflight: &BTreeMap<String, verity_model::PreflightInfo>,
+) -> Option<String> {
+    let spec = suite.scorers.iter().find(|s| s.kind == "swift")?;
+    let facts = &preflight.get(spec.instance_name())?.facts;
+    let name = facts.get("toolchain")?;
+    Some(match facts.get("toolchain_version") {
+        Some(v) => format!("{name} {v}"),
+        None => name.clone(),
+    })
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! The data a [`RunView`] exposes: counts, rates, summaries per variant, criterion, category
 //! and group, tasks, comparisons and failures. Plain values; computing them is `build`'s job.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 use verity_model::{
     ErrorPolicy, GroundingSpec, GroupRecord, Outcome, OutcomeRule, ResponseError, RunMeta,
@@ -122,6 +124,12 @@ pub struct Header {
     /// The JSON Schemas of the run (variants' `response_schema`, `json-schema` scorers'), with
     /// their hashes: the seed-004 report header's "schema hash".
     pub schemas: Vec<SchemaInfo>,
+    /// What each scorer's pre-flight found (the Swift toolchain and its version, warnings,
+    /// the audit's notes), by scorer name; empty for a run from before pre-flights.
+    pub preflight: BTreeMap<String, verity_model::PreflightInfo>,
+    /// The toolchain the `swift` scorer's pre-flight found, as one string (`swift-frontend
+    /// 6.0.3`, `tree-sitter`): seed 000 §7.2's `toolchain`. `None` without one.
+    pub toolchain: Option<String>,
 }
 
 /// One variant as the run used it.
@@ -595,6 +603,10 @@ pub struct RunView {
     pub determinism: Vec<DriftVariant>,
     /// Per variant, seed 002's verification metrics (empty without citation scorers).
     pub citations: Vec<CitationVariant>,
+    /// Seed 000's criterion names (`compile`, `symbol_exists`, `availability`,
+    /// `no_deprecated`) → the report key of the `swift` scorer's criterion that implements
+    /// each; empty without a `swift` scorer.
+    pub seed_criteria: Vec<(String, String)>,
 }
 
 impl RunView {

@@ -174,6 +174,7 @@ pub fn meta() -> RunMeta {
         .collect(),
         total_samples: 16,
         scoring: 1,
+        preflight: Default::default(),
         suite,
     }
 }

@@ -94,6 +94,7 @@ fn run(id: &str, hash: &str, counts: &Counts) -> (RunMeta, Vec<SampleRecord>) {
         prompt_hashes: [("default".to_owned(), "-".to_owned())].into(),
         total_samples: samples.len() as u64,
         scoring: 1,
+        preflight: Default::default(),
         suite,
     };
     (meta, samples)

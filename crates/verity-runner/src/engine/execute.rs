@@ -55,11 +55,26 @@ pub async fn execute(ex: Execution, store: &mut Store) -> Result<RunSummary, Run
     }
     let scorers = Scorers::build(&plan.suite)?;
     let renderer = Renderer::new(&plan.suite).map_err(|e| PlanError::Templates(e.to_string()))?;
+    // Before any model call: a scorer that cannot judge (a required compiler missing) stops
+    // the run here rather than erring on every sample.
+    let preflight = scorers.preflight(store, &plan.run_id)?;
+    for (scorer, info) in &preflight {
+        let _ = events.send(RunEvent::Preflight {
+            scorer: scorer.clone(),
+            info: info.clone(),
+        });
+    }
     let Started {
         done,
         scoring,
         prompt_hashes,
-    } = start_run(&plan, &providers, resume || only.is_some(), store)?;
+    } = start_run(
+        &plan,
+        &providers,
+        resume || only.is_some(),
+        preflight,
+        store,
+    )?;
     let already_done = match &only {
         Some(only) => done
             .len()
@@ -147,14 +162,17 @@ pub async fn execute(ex: Execution, store: &mut Store) -> Result<RunSummary, Run
 /// Starts the run in the store: a new run's row (written with its tasks by
 /// [`crate::prepare`]) gets the options it runs with and the providers' own names of their
 /// models; a continued run is
-/// marked running again.
+/// marked running again. Either records what the scorers' pre-flight found (a continued run
+/// may run on another machine: the latest pre-flight is the one its new samples ran under).
 fn start_run(
     plan: &Plan,
     providers: &HashMap<String, Arc<dyn Provider>>,
     continued: bool,
+    preflight: BTreeMap<String, verity_model::PreflightInfo>,
     store: &mut Store,
 ) -> Result<Started, RunError> {
     let mut meta = store.load_run_meta(&plan.run_id)?;
+    meta.preflight = preflight;
     if continued {
         meta.status = RunStatus::Running;
         meta.finished_at = None;
@@ -435,6 +453,7 @@ pub fn staged_run_meta(plan: &Plan) -> RunMeta {
             .collect(),
         total_samples: plan.total(),
         scoring: FIRST_SCORING,
+        preflight: Default::default(),
     }
 }
 

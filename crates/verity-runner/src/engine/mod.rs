@@ -37,6 +37,12 @@ use crate::writer::Writer;
 /// they never drive the run.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunEvent {
+    /// What a scorer's pre-flight found (sent before [`RunEvent::Started`], only for scorers
+    /// that reported something): its facts and warnings, also recorded in the run.
+    Preflight {
+        scorer: String,
+        info: verity_model::PreflightInfo,
+    },
     Started {
         run_id: String,
         total: u64,

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::cli::{CheckCitationsArgs, CheckSwiftArgs, Format};
+use crate::cli::{CheckCitationsArgs, CheckSwiftArgs, Format, FutureDeprecations};
 use crate::{CliError, exit};
 
 pub(super) fn check_swift(a: CheckSwiftArgs) -> Result<u8, CliError> {
@@ -17,6 +17,10 @@ pub(super) fn check_swift(a: CheckSwiftArgs) -> Result<u8, CliError> {
             .map_err(|e| CliError::new(e.kind(), e.to_string()))?;
     opts.toolchain = verity_swift::ToolchainChoice::parse(&a.toolchain);
     opts.require_toolchain = a.require_toolchain;
+    opts.future = match a.future_deprecations {
+        FutureDeprecations::Fail => verity_swift::FutureMode::Fail,
+        FutureDeprecations::Warn => verity_swift::FutureMode::Warn,
+    };
     let mut all_ok = true;
     for f in &a.files {
         let report = if f.as_os_str() == "-" {

@@ -20,6 +20,10 @@ use crate::cli::{ColorChoice, ExecArgs, Format, GateArgs};
 use crate::config::Config;
 use crate::{CliError, exit, progress};
 
+/// The estimated cost in USD above which a run is announced with a warning (seed 000 N2:
+/// a run should cost less than $5).
+pub(super) const DEFAULT_COST_WARNING_USD: f64 = 5.0;
+
 /// Resolved execution settings: flags over verity.toml over defaults.
 pub(super) struct ExecSettings {
     pub(super) concurrency: usize,
@@ -31,6 +35,10 @@ pub(super) struct ExecSettings {
     pub(super) fail_fast: FailFast,
     pub(super) cache: CacheMode,
     pub(super) budget: Budget,
+    /// Warn before a run whose estimated cost exceeds this many USD.
+    pub(super) cost_warning: f64,
+    /// Whether `cost_warning` came from --cost-warning (else the suite's `[run]` may set it).
+    cost_warning_explicit: bool,
     /// Whether `retry.max_retries` came from --retries (else the suite's `[run]` may set it).
     retries_explicit: bool,
     /// Whether `cache` came from --cache or --provider replay (else the suite's may set it).
@@ -50,6 +58,11 @@ impl ExecSettings {
             && let Some(mode) = run.cache
         {
             self.cache = mode;
+        }
+        if !self.cost_warning_explicit
+            && let Some(usd) = run.cost_warning_usd
+        {
+            self.cost_warning = usd;
         }
     }
 }
@@ -81,6 +94,20 @@ pub(super) fn exec_settings(
         return Err(CliError::usage(
             "--max-cost must be a non-negative number of USD",
         ));
+    }
+    if let Some(c) = e.cost_warning
+        && !(c >= 0.0 && c.is_finite())
+    {
+        return Err(CliError::usage(
+            "--cost-warning must be a non-negative number of USD",
+        ));
+    }
+    if let Some(c) = config.run.cost_warning_usd
+        && !(c >= 0.0 && c.is_finite())
+    {
+        return Err(CliError::usage(format!(
+            "[run] cost_warning_usd must be a non-negative number of USD, got {c}"
+        )));
     }
     let concurrency_explicit = concurrency.or(config.run.concurrency).is_some();
     let concurrency = concurrency.or(config.run.concurrency).unwrap_or(5);
@@ -123,9 +150,25 @@ pub(super) fn exec_settings(
         },
         cache,
         budget: Budget::new(e.max_cost, e.max_tokens),
+        cost_warning: e
+            .cost_warning
+            .or(config.run.cost_warning_usd)
+            .unwrap_or(DEFAULT_COST_WARNING_USD),
+        cost_warning_explicit: e.cost_warning.is_some(),
         retries_explicit: e.retries.is_some(),
         cache_explicit: e.cache.is_some(),
     })
+}
+
+/// The warning before a run whose estimated cost exceeds `threshold` USD, if it does.
+pub(super) fn cost_warning(estimate: Option<f64>, threshold: f64) -> Option<String> {
+    let cost = estimate.filter(|c| *c > threshold)?;
+    Some(format!(
+        "warning: this run is estimated to cost ~${cost:.2}, above the ${threshold:.2} cost warning \
+         (a warning, not a limit: --max-cost USD refuses to start above a budget); change the \
+         threshold with --cost-warning USD or `cost_warning_usd` in the [run] table of the suite \
+         or verity.toml"
+    ))
 }
 
 /// `--provider replay`: every variant keeps its provider and answers come from the cache
@@ -238,6 +281,10 @@ pub(super) fn execute_plan(
                 "estimate: {} calls, ~{} input + ~{} output tokens, cost {cost} (before cache hits)",
                 est.calls, est.input_tokens, est.output_tokens
             );
+        }
+        if let Some(w) = cost_warning(est.cost, settings.cost_warning) {
+            // said even when quiet: it is about money
+            eprintln!("{w}");
         }
         settings
             .budget

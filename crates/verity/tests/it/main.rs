@@ -14,6 +14,7 @@ mod kill;
 mod librarian;
 mod model;
 mod openai;
+mod preflight;
 mod readonly;
 mod reports;
 mod run;

@@ -255,4 +255,50 @@ fn symbols_build_from_an_sdk_directory() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+
+/// APIs deprecated "in a future release" (`NavigationView`, `foregroundColor(_:)`) fail
+/// `no_deprecated` by default; `--future-deprecations warn` lets them pass with a warning.
+#[test]
+fn future_deprecations_fail_by_default_and_warn_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[(
+            "nav.swift",
+            "import SwiftUI\nstruct V: View {\n    var body: some View {\n        NavigationView { Text(\"hi\").foregroundColor(.red) }\n    }\n}\n",
+        )],
+    );
+    let run = |extra: &[&str]| {
+        let out = verity(dir.path())
+            .args(["check", "swift", "nav.swift", "--toolchain", "tree-sitter"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_str(stdout(&out).trim())
+            .unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+        (out.status.code(), v)
+    };
+    let (code, v) = run(&[]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["no_deprecated"], false);
+    let ev = v["criteria"]["no_deprecated"]["evidence"].to_string();
+    assert!(ev.contains("future deprecation: `NavigationView`"), "{ev}");
+    assert_eq!(run(&["--future-deprecations", "fail"]).1, v);
+    let (code, v) = run(&["--future-deprecations", "warn"]);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["no_deprecated"], true);
+    assert_eq!(v["criteria"]["no_deprecated"]["metrics"]["future"], 2.0);
+    let ev = v["criteria"]["no_deprecated"]["evidence"].to_string();
+    assert!(ev.contains("warning: `NavigationView`"), "{ev}");
+    let out = verity(dir.path())
+        .args([
+            "check",
+            "swift",
+            "nav.swift",
+            "--future-deprecations",
+            "maybe",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
