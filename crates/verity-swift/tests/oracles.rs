@@ -724,6 +724,7 @@ fn symbol_graph_types_reach_the_index() {
     // the types survive the file format
     let back = Index::load_bytes(&ix.to_bytes()).expect("load");
     assert_eq!(back, ix);
+}
 
 #[test]
 fn scorer_future_deprecations_default_to_fail() {

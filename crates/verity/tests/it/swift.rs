@@ -255,6 +255,7 @@ fn symbols_build_from_an_sdk_directory() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
 
 /// APIs deprecated "in a future release" (`NavigationView`, `foregroundColor(_:)`) fail
 /// `no_deprecated` by default; `--future-deprecations warn` lets them pass with a warning.
