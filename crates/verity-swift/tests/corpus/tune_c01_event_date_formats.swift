@@ -1,0 +1,20 @@
+import SwiftUI
+
+struct Event: Identifiable {
+    let id = UUID()
+    let title: String
+    let date: Date
+}
+
+struct EventRow: View {
+    let event: Event
+
+    var body: some View {
+        VStack(alignment: .leading) {
+            Text(event.title).font(.headline)
+            Text(event.date.formatted(date: .abbreviated, time: .shortened))
+            Text(event.date.formatted(.relative(presentation: .named)))
+                .foregroundStyle(.secondary)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import SwiftUI
+
+struct SignInForm: View {
+    @State private var email = ""
+    @State private var password = ""
+
+    var body: some View {
+        Form {
+            TextField("Email", text: $email)
+                .keyboardType(.email)
+                .textContentType(.emailAddress)
+                .textInputAutocapitalization(.never)
+            SecureField("Password", text: $password)
+        }
+    }
+}
