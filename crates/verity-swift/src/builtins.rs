@@ -205,6 +205,30 @@ pub(crate) const CLOSURE_ARITY: &[(&str, &[usize])] = &[
     ("onChange(of:initial:_:)", &[0, 2]),
 ];
 
+/// Standard-library sequence methods whose closure parameters are elements (the index has
+/// no Swift standard library signatures): `(title, how many Element parameters)`, for the
+/// closure passed last on an `Array`, `Set` or `ArraySlice` of a known element type.
+pub(crate) const ELEMENT_CLOSURES: &[(&str, usize)] = &[
+    ("allSatisfy(_:)", 1),
+    ("compactMap(_:)", 1),
+    ("contains(where:)", 1),
+    ("drop(while:)", 1),
+    ("filter(_:)", 1),
+    ("first(where:)", 1),
+    ("firstIndex(where:)", 1),
+    ("flatMap(_:)", 1),
+    ("forEach(_:)", 1),
+    ("last(where:)", 1),
+    ("lastIndex(where:)", 1),
+    ("map(_:)", 1),
+    ("max(by:)", 2),
+    ("min(by:)", 2),
+    ("prefix(while:)", 1),
+    ("removeAll(where:)", 1),
+    ("sort(by:)", 2),
+    ("sorted(by:)", 2),
+];
+
 /// Apple module names that may be imported although the iOS index has no graph for them
 /// (their symbols are then unverifiable, not hallucinated).
 pub(crate) fn is_builtin_module(name: &str) -> bool {

@@ -249,6 +249,11 @@ impl<'a> Analyzer<'a> {
             self.name_only(name, call, n);
             return;
         };
+        if recv.source_name().is_some() {
+            // the source's own type: only its typed properties are tracked
+            self.name_only(name, call, n);
+            return;
+        }
         let mut roots: Vec<&str> = vec![path.as_str()];
         if let Some(a) = also {
             roots.push(a.as_str());
@@ -507,6 +512,9 @@ impl<'a> Analyzer<'a> {
         let Ty::Sdk { path, also, .. } = expected else {
             return false;
         };
+        if expected.source_name().is_some() {
+            return false;
+        }
         let path = path.clone();
         let protocol = self.is_protocol(&path);
         let closure = self.closure_of_ty(expected);
@@ -531,9 +539,17 @@ impl<'a> Analyzer<'a> {
                 || self.declared_value(name)
                 || self.roots_incomplete(&roots)
                 || self.has_dynamic_members(&closure)
-                || self.objc_near(&closure, name)
             {
                 return false;
+            }
+            if self.objc_near(&closure, name) {
+                // a near spelling of an imported name of the expected type: not a miss, and
+                // no name-only lookup either (the index's spelling differs)
+                self.unverifiable(
+                    format!("`.{name}`: near an imported name of `{display}`"),
+                    n,
+                );
+                return true;
             }
             self.out.references += 1;
             self.unresolved_or_miss(

@@ -9,6 +9,7 @@ use tree_sitter::Node;
 use super::labels::CallArgs;
 use super::types::Ty;
 use super::{Analyzer, capitalized, children, ident, named_children, nav_name};
+use crate::builtins;
 use crate::index::{SymId, TypeRef};
 
 /// Where each argument goes: the parameter index of each parenthesized argument, then of
@@ -192,6 +193,7 @@ impl<'a> Analyzer<'a> {
             .collect();
         // every candidate must say where each argument goes
         if aligned.is_empty() || aligned.len() != ids.len() {
+            self.expect_element_closure(&nodes, &recv, &ids);
             return;
         }
         for (ai, node) in nodes.iter().enumerate() {
@@ -223,6 +225,69 @@ impl<'a> Analyzer<'a> {
                 self.expected.insert(node.start_byte(), t);
             }
         }
+    }
+
+    /// The closure passed last to a standard-library sequence method the index has no
+    /// signature for (`items.sorted { $0.date < $1.date }`): its parameters are elements,
+    /// when every candidate agrees on that shape.
+    fn expect_element_closure(&mut self, nodes: &[Node<'_>], recv: &Ty, ids: &[SymId]) {
+        let Some(last) = nodes.last() else {
+            return;
+        };
+        if last.kind() != "lambda_literal"
+            || nodes[..nodes.len() - 1]
+                .iter()
+                .any(|n| n.kind() == "lambda_literal")
+        {
+            return;
+        }
+        let Ty::Sdk {
+            path,
+            meta: false,
+            also: None,
+            args,
+        } = recv
+        else {
+            return;
+        };
+        let ([elem], true) = (
+            args.as_slice(),
+            matches!(path.as_str(), "Array" | "Set" | "ArraySlice"),
+        ) else {
+            return;
+        };
+        let mut arity: Option<usize> = None;
+        for &id in ids {
+            // a candidate whose recorded parameters take no function cannot take the closure
+            // (`sorted(using:)` beside `sorted(by:)`)
+            if let Some(params) = self.index.sym_params(id)
+                && !params.iter().any(|(_, t, _)| {
+                    TypeRef::parse(t)
+                        .is_some_and(|t| matches!(t.unwrapped(), TypeRef::Function { .. }))
+                })
+            {
+                continue;
+            }
+            let Some(s) = self.index.sym(id) else {
+                return;
+            };
+            let title = self.index.s(s.name);
+            let Some(&(_, k)) = builtins::ELEMENT_CLOSURES.iter().find(|(t, _)| *t == title) else {
+                return;
+            };
+            if self.index.s(s.module) != "Swift" || arity.is_some_and(|a| a != k) {
+                return;
+            }
+            arity = Some(k);
+        }
+        let Some(k) = arity else {
+            return;
+        };
+        let t = self.ty_of_ref(elem, &Vec::new(), &Ty::Unknown, None, 0);
+        if t == Ty::Unknown {
+            return;
+        }
+        self.closure_params.insert(last.start_byte(), vec![t; k]);
     }
 
     /// The parameter types of the function type parameter `pi` of `id` expects.
@@ -317,6 +382,69 @@ impl<'a> Analyzer<'a> {
         let t = self.infer(expr, 0);
         if let Ty::Sdk { meta: false, .. } = t {
             self.expected.insert(value.start_byte(), t);
+        }
+    }
+
+    /// `value == .member` / `value != .member` (either side): the other operand's type is
+    /// expected.
+    pub(super) fn expect_comparison(&mut self, n: Node<'_>) {
+        let (Some(lhs), Some(op), Some(rhs)) = (
+            n.child_by_field_name("lhs"),
+            n.child_by_field_name("op"),
+            n.child_by_field_name("rhs"),
+        ) else {
+            return;
+        };
+        if !matches!(self.t(op), "==" | "!=") {
+            return;
+        }
+        for (value, other) in [(rhs, lhs), (lhs, rhs)] {
+            if value.kind() == "lambda_literal"
+                || !wants_type(value, self.src)
+                || wants_type(other, self.src)
+            {
+                continue;
+            }
+            let t = self.infer(other, 0);
+            if let Ty::Sdk { meta: false, .. } = t {
+                self.expected.insert(value.start_byte(), t);
+            }
+        }
+    }
+
+    /// `[.a, .b]` where a collection is expected: each implicit member element has the
+    /// element type (`Array`'s or `Set`'s argument, or the option set type itself).
+    pub(super) fn expect_elements(&mut self, n: Node<'_>) {
+        let Some(t) = self.expected_at(n) else {
+            return;
+        };
+        let elem = match &t {
+            Ty::Sdk {
+                path,
+                meta: false,
+                args,
+                ..
+            } if matches!(path.as_str(), "Array" | "Set" | "ArraySlice") => match args.as_slice() {
+                [a] => self.ty_of_ref(a, &Vec::new(), &Ty::Unknown, None, 0),
+                _ => Ty::Unknown,
+            },
+            Ty::Sdk {
+                path, meta: false, ..
+            } if args_free(&t) && {
+                let c = self.closure_of(path);
+                self.closure_has(&c, "OptionSet")
+            } =>
+            {
+                Ty::sdk(path)
+            }
+            _ => Ty::Unknown,
+        };
+        if let Ty::Sdk { meta: false, .. } = elem {
+            for e in named_children(n) {
+                if wants_type(e, self.src) && e.kind() != "lambda_literal" {
+                    self.expected.insert(e.start_byte(), elem.clone());
+                }
+            }
         }
     }
 
@@ -429,12 +557,19 @@ impl<'a> Analyzer<'a> {
 }
 
 /// Whether an expression's meaning depends on the type expected of it (it starts with an
-/// implicit member, or is a closure).
+/// implicit member, is a closure, or is an array literal with such an element).
 fn wants_type(n: Node<'_>, src: &str) -> bool {
     n.kind() == "lambda_literal"
         || src
             .get(n.start_byte()..n.end_byte())
             .is_some_and(|t| t.starts_with('.'))
+        || (n.kind() == "array_literal"
+            && named_children(n).into_iter().any(|e| wants_type(e, src)))
+}
+
+/// A type without generic arguments (an option set is never generic).
+fn args_free(t: &Ty) -> bool {
+    matches!(t, Ty::Sdk { args, .. } if args.is_empty())
 }
 
 /// Element-wise agreement of the closure parameter types several candidates give.

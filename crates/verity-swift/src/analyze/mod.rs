@@ -139,6 +139,8 @@ pub(crate) struct Analyzer<'a> {
     returns: Vec<Ty>,
     /// The index in `scopes` of each enclosing type declaration's members (for `self.x`).
     type_scopes: Vec<usize>,
+    /// The typed properties of the source's own types, by type name, then property name.
+    source_members: HashMap<String, HashMap<String, Ty>>,
 }
 
 impl<'a> Analyzer<'a> {
@@ -159,6 +161,7 @@ impl<'a> Analyzer<'a> {
             closure_params: HashMap::new(),
             returns: Vec::new(),
             type_scopes: Vec::new(),
+            source_members: HashMap::new(),
         }
     }
 
@@ -168,6 +171,7 @@ impl<'a> Analyzer<'a> {
                 self.out.unknown_imports.push(m.clone());
             }
         }
+        self.collect_source_members(root);
         self.prescan(root);
         self.visit(root, 0);
         self.out

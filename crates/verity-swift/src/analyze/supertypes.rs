@@ -51,13 +51,31 @@ impl<'a> Analyzer<'a> {
                 )
             });
             if root {
-                !declared || self.index.is_type(&format!("{path}.Code"))
+                !declared
+                    || self.index.is_type(&format!("{path}.Code"))
+                    || self.objc_enum_without_cases(path_id, &syms)
             } else {
                 !declared && !kinds.contains(&SymbolKind::Typealias)
             }
         };
         self.memo_incomplete.insert(key, b);
         b
+    }
+
+    /// An imported Objective-C enum the index lists no case of (`ComparisonResult`: the
+    /// header's case names were not derived): its cases exist, under unknown names.
+    fn objc_enum_without_cases(&self, path_id: u32, syms: &[SymId]) -> bool {
+        let objc_enum = syms.iter().any(|&id| {
+            self.index
+                .sym(id)
+                .is_some_and(|s| s.kind == SymbolKind::Enum && s.flags & (F_APPROX | F_OBJC) != 0)
+        });
+        objc_enum
+            && !self.index.children(path_id).into_iter().any(|c| {
+                self.index
+                    .sym(c)
+                    .is_some_and(|s| s.kind == SymbolKind::EnumCase)
+            })
     }
 
     /// `closure` as built by [`Self::closure_of`] for each of `roots`.
@@ -109,7 +127,22 @@ impl<'a> Analyzer<'a> {
                 if base.to_ascii_lowercase() == lname {
                     return true;
                 }
-                if s.flags & F_APPROX == 0 {
+                // a derived case name can lack leading words the Swift importer keeps (it
+                // strips only the prefix the cases share with the enum's name:
+                // `NSOrderedDescending` is `.orderedDescending`, derived `.descending`)
+                if matches!(s.kind, SymbolKind::EnumCase | SymbolKind::TypeProperty)
+                    && s.flags & F_APPROX != 0
+                    && over_stripped(base, name)
+                {
+                    return true;
+                }
+                // only a method's first selector piece can lose a word to its first label
+                // (an enum case's or property's derived name is whole: `.email` is not
+                // `.emailAddress`)
+                if s.flags & F_APPROX == 0
+                    || !s.kind.is_callable()
+                    || s.kind == SymbolKind::EnumCase
+                {
                     continue;
                 }
                 let alts = self
@@ -172,4 +205,18 @@ impl<'a> Analyzer<'a> {
         }
         None
     }
+}
+
+/// Whether `name` is `derived` with leading words put back (`orderedDescending` for
+/// `descending`).
+pub(super) fn over_stripped(derived: &str, name: &str) -> bool {
+    let mut d = derived.chars();
+    let Some(first) = d.next() else {
+        return false;
+    };
+    let tail = format!("{}{}", first.to_ascii_uppercase(), d.as_str());
+    derived.len() >= 3
+        && name.len() > tail.len()
+        && name.ends_with(&tail)
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
 }

@@ -7,8 +7,10 @@ use super::{Analyzer, capitalized, children, ident, named_children, nav_name};
 use crate::builtins;
 use crate::index::{NameComp, SymbolKind, TypeRef};
 
-/// Stands for a type the source declares (it shadows any SDK type of that name).
-const SOURCE_TYPE: &str = "<source type>";
+/// Prefixes the name of a type the source declares (it shadows any SDK type of that name):
+/// `<source type>Event` is the source's `Event`, whose members are its stored and computed
+/// properties with known types (see [`Analyzer::collect_source_members`]).
+pub(super) const SOURCE_TYPE: &str = "<source type>";
 
 /// A guessed static type of an expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +45,19 @@ impl Ty {
             meta: true,
             also: None,
             args: Vec::new(),
+        }
+    }
+
+    /// A type the source declares (`Event`), never an SDK type.
+    pub(super) fn source(name: &str) -> Ty {
+        Ty::sdk(&format!("{SOURCE_TYPE}{name}"))
+    }
+
+    /// The name of the source's own type this is (`Event`), if it is one.
+    pub(super) fn source_name(&self) -> Option<&str> {
+        match self {
+            Ty::Sdk { path, .. } => path.strip_prefix(SOURCE_TYPE),
+            Ty::Unknown => None,
         }
     }
 
@@ -148,8 +163,15 @@ impl<'a> Analyzer<'a> {
         let b = |x: TypeRef| Box::new(self.mask_declared(x));
         match t {
             TypeRef::Named(comps) => {
-                if comps.first().is_some_and(|c| self.declared_type(&c.name)) {
-                    return TypeRef::named(SOURCE_TYPE);
+                if let Some(c) = comps.first()
+                    && self.declared_type(&c.name)
+                {
+                    // a nested type of the source's own type is not tracked
+                    return if comps.len() == 1 && c.args.is_empty() {
+                        TypeRef::named(&format!("{SOURCE_TYPE}{}", c.name))
+                    } else {
+                        TypeRef::named(SOURCE_TYPE)
+                    };
                 }
                 TypeRef::Named(
                     comps
@@ -483,6 +505,17 @@ impl<'a> Analyzer<'a> {
         let Ty::Sdk { path, meta, .. } = recv else {
             return Ty::Unknown;
         };
+        if let Some(own) = recv.source_name() {
+            if *meta {
+                return Ty::Unknown;
+            }
+            return self
+                .source_members
+                .get(own)
+                .and_then(|m| m.get(name))
+                .cloned()
+                .unwrap_or(Ty::Unknown);
+        }
         if *meta {
             let nested = format!("{path}.{name}");
             if self.index.is_type(&nested) {
@@ -536,6 +569,9 @@ impl<'a> Analyzer<'a> {
         else {
             return Ty::Unknown;
         };
+        if recv.source_name().is_some() {
+            return Ty::Unknown;
+        }
         let closure = self.closure_of_ty(recv);
         let ids = self.index.member_ids_in(&closure, name);
         let ids = self.prefer_staticness(ids, *meta);
@@ -585,6 +621,71 @@ impl<'a> Analyzer<'a> {
             }
         }
         closure
+    }
+
+    /// The properties with known types of every type the source declares or extends
+    /// (`struct Event { let date: Date }`, `extension Event { var url: URL { … } }`), for
+    /// `event.date` anywhere. A name declared twice with different types is unknown.
+    pub(super) fn collect_source_members(&mut self, root: Node<'_>) {
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "class_declaration"
+                && let Some(name) = n.child_by_field_name("name")
+                && let Some(body) = n.child_by_field_name("body")
+            {
+                let name = ident(self.t(name).trim()).to_owned();
+                if self.declared_type(&name) {
+                    for d in named_children(body) {
+                        if d.kind() == "property_declaration" {
+                            self.source_property(&name, d);
+                        }
+                    }
+                }
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+    }
+
+    /// One property of the source's own type `owner`: its written type, or the type its
+    /// initial value constructs.
+    fn source_property(&mut self, owner: &str, d: Node<'_>) {
+        let ann = children(d)
+            .into_iter()
+            .find(|c| c.kind() == "type_annotation")
+            .map(|a| self.ty_of_type_node(a));
+        let ty = match (ann, d.child_by_field_name("value")) {
+            (Some(t), _) => t,
+            (None, Some(v)) if matches!(v.kind(), "constructor_expression" | "call_expression") => {
+                let t = self.infer(v, 0);
+                if t.source_name().is_some() {
+                    Ty::Unknown
+                } else {
+                    t
+                }
+            }
+            _ => Ty::Unknown,
+        };
+        let Some(p) = d.child_by_field_name("name") else {
+            return;
+        };
+        let Some(b) = p.child_by_field_name("bound_identifier") else {
+            return;
+        };
+        let prop = ident(self.t(b)).to_owned();
+        if prop.is_empty() {
+            return;
+        }
+        let members = self.source_members.entry(owner.to_owned()).or_default();
+        match members.get(&prop) {
+            Some(prev) if *prev != ty => {
+                members.insert(prop, Ty::Unknown);
+            }
+            Some(_) => {}
+            None => {
+                members.insert(prop, ty);
+            }
+        }
     }
 
     /// Declarations of a body are visible throughout it (members, top-level code).
@@ -713,6 +814,24 @@ impl<'a> Analyzer<'a> {
                 args,
             } if matches!(path.as_str(), "Array" | "Set" | "ArraySlice") && args.len() == 1 => {
                 self.ty_of_ref(&args[0], &Vec::new(), &Ty::Unknown, None, 0)
+            }
+            // a sequence (or async sequence) type whose `Element` typealias is recorded
+            // (`NotificationCenter.Notifications`, `URL.AsyncBytes`)
+            recv @ Ty::Sdk {
+                meta: false,
+                also: None,
+                ..
+            } => {
+                let Ty::Sdk { path, .. } = &recv else {
+                    return Ty::Unknown;
+                };
+                match self.alias_of(&format!("{path}.Element")) {
+                    Some(t) => {
+                        let subst = self.subst_for(&recv, None);
+                        self.ty_of_ref(&t, &subst, &recv, Some(path), 0)
+                    }
+                    None => Ty::Unknown,
+                }
             }
             _ => Ty::Unknown,
         }

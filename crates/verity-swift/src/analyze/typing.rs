@@ -7,7 +7,7 @@
 use crate::index::{SymId, SymbolKind, TypeRef, split_top_level};
 
 use super::Analyzer;
-use super::types::Ty;
+use super::types::{SOURCE_TYPE, Ty};
 
 /// Generic parameters in scope for one symbol: the receiver type's (with the argument the
 /// receiver supplies, when known) and the symbol's own (never known).
@@ -114,6 +114,15 @@ impl<'a> Analyzer<'a> {
                             Ty::Sdk { .. } => self_ty.clone().instance(),
                             Ty::Unknown => Ty::Unknown,
                         }
+                    } else {
+                        Ty::Unknown
+                    };
+                }
+                if let Some(own) = first.name.strip_prefix(SOURCE_TYPE)
+                    && !own.is_empty()
+                {
+                    return if comps.len() == 1 {
+                        Ty::source(own)
                     } else {
                         Ty::Unknown
                     };
@@ -260,7 +269,7 @@ impl<'a> Analyzer<'a> {
 
     /// The type a typealias stands for (`TimeInterval` → `Double`), when every declaration
     /// of that path is a typealias with a recorded type.
-    fn alias_of(&self, path: &str) -> Option<TypeRef> {
+    pub(super) fn alias_of(&self, path: &str) -> Option<TypeRef> {
         let ids = self.index.type_syms(path);
         let mut out: Option<TypeRef> = None;
         for id in ids {

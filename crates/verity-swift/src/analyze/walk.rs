@@ -244,6 +244,14 @@ impl<'a> Analyzer<'a> {
                 self.expect_assignment(n);
                 self.visit_children(n, depth);
             }
+            "equality_expression" | "infix_expression" => {
+                self.expect_comparison(n);
+                self.visit_children(n, depth);
+            }
+            "array_literal" => {
+                self.expect_elements(n);
+                self.visit_children(n, depth);
+            }
             "control_transfer_statement" => {
                 self.expect_return(n);
                 self.visit_children(n, depth);
