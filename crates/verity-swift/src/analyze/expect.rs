@@ -201,13 +201,14 @@ impl<'a> Analyzer<'a> {
                 continue;
             }
             if node.kind() == "lambda_literal" {
-                let per: Vec<Option<Vec<Ty>>> = aligned
-                    .iter()
-                    .map(|(id, a)| {
+                let mut per: Vec<Option<Vec<Ty>>> = Vec::new();
+                for (id, a) in &aligned {
+                    let bound = self.bound_generics(*id, a, &nodes);
+                    per.push(
                         a.get(ai)
-                            .and_then(|&pi| self.closure_param_tys(&recv, *id, pi))
-                    })
-                    .collect();
+                            .and_then(|&pi| self.closure_param_tys(&recv, *id, pi, &bound)),
+                    );
+                }
                 if let Some(tys) = agree_each(per) {
                     self.closure_params.insert(node.start_byte(), tys);
                 }
@@ -290,14 +291,68 @@ impl<'a> Analyzer<'a> {
         self.closure_params.insert(last.start_byte(), vec![t; k]);
     }
 
+    /// The method's generic parameters an argument decides (`V` in `onChange(of: phase)`,
+    /// whose parameter is `of: V`): the argument's known SDK type.
+    fn bound_generics(
+        &mut self,
+        id: SymId,
+        aligned: &[usize],
+        nodes: &[Node<'_>],
+    ) -> Vec<(String, TypeRef)> {
+        let mut out: Vec<(String, TypeRef)> = Vec::new();
+        let (Some(params), Some(sig)) = (self.index.sym_params(id), self.index.sym_generics(id))
+        else {
+            return out;
+        };
+        let generics = super::typing::generic_names(sig);
+        let params: Vec<String> = params.iter().map(|(_, t, _)| (*t).to_owned()).collect();
+        for (ai, node) in nodes.iter().enumerate() {
+            let Some(p) = aligned.get(ai).and_then(|&pi| params.get(pi)) else {
+                continue;
+            };
+            if !generics.iter().any(|g| g == p) || wants_type(*node, self.src) {
+                continue;
+            }
+            let t = self.infer(*node, 0);
+            if t.source_name().is_some() {
+                continue;
+            }
+            if let Ty::Sdk { meta: false, .. } = t
+                && let Some(r) = t.to_ref()
+            {
+                match out.iter().find(|(g, _)| g == p) {
+                    Some((_, prev)) if *prev != r => {
+                        out.retain(|(g, _)| g != p);
+                    }
+                    Some(_) => {}
+                    None => out.push((p.clone(), r)),
+                }
+            }
+        }
+        out
+    }
+
     /// The parameter types of the function type parameter `pi` of `id` expects.
-    fn closure_param_tys(&self, recv: &Ty, id: SymId, pi: usize) -> Option<Vec<Ty>> {
+    fn closure_param_tys(
+        &self,
+        recv: &Ty,
+        id: SymId,
+        pi: usize,
+        bound: &[(String, TypeRef)],
+    ) -> Option<Vec<Ty>> {
         let params = self.index.sym_params(id)?;
         let t = TypeRef::parse(params.get(pi)?.1)?;
         let TypeRef::Function { params: fps, .. } = t.unwrapped() else {
             return None;
         };
-        let subst = self.subst_for(recv, Some(id));
+        let mut subst = self.subst_for(recv, Some(id));
+        for (name, arg) in subst.iter_mut() {
+            if arg.is_none()
+                && let Some((_, t)) = bound.iter().find(|(b, _)| b == name)
+            {
+                *arg = Some(t.clone());
+            }
+        }
         let ctx = self
             .index
             .sym(id)
