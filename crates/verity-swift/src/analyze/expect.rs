@@ -10,7 +10,7 @@ use super::labels::CallArgs;
 use super::types::Ty;
 use super::{Analyzer, capitalized, children, ident, named_children, nav_name};
 use crate::builtins;
-use crate::index::{SymId, TypeRef};
+use crate::index::{SymId, SymbolKind, TypeRef};
 
 /// Where each argument goes: the parameter index of each parenthesized argument, then of
 /// each trailing closure; `None` when the labels do not line up with the parameters.
@@ -184,6 +184,15 @@ impl<'a> Analyzer<'a> {
         let Some((recv, ids)) = self.callee(call, args) else {
             return;
         };
+        // a candidate none of whose recorded parameters can be a function cannot take a
+        // trailing closure (`AsyncImage(url:scale:)` beside `init(url:scale:transaction:content:)`)
+        let ids: Vec<SymId> = if args.trailing.is_empty() {
+            ids
+        } else {
+            ids.into_iter()
+                .filter(|&id| !self.takes_no_closure(id))
+                .collect()
+        };
         let aligned: Vec<(SymId, Vec<usize>)> = ids
             .iter()
             .filter_map(|&id| {
@@ -289,6 +298,40 @@ impl<'a> Analyzer<'a> {
             return;
         }
         self.closure_params.insert(last.start_byte(), vec![t; k]);
+    }
+
+    /// Whether every recorded parameter of `id` names an SDK struct, enum or class (optional
+    /// or not): none can be a closure.
+    fn takes_no_closure(&self, id: SymId) -> bool {
+        let Some(params) = self.index.sym_params(id) else {
+            return false;
+        };
+        params.iter().all(|(_, t, _)| {
+            let Some(t) = TypeRef::parse(t) else {
+                return false;
+            };
+            let TypeRef::Named(comps) = t.unwrapped() else {
+                return false;
+            };
+            if comps.iter().any(|c| !c.args.is_empty()) {
+                return false;
+            }
+            let path = comps
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>()
+                .join(".");
+            let kinds: Vec<SymbolKind> = self
+                .index
+                .type_syms(&path)
+                .iter()
+                .filter_map(|&i| self.index.sym(i).map(|s| s.kind))
+                .collect();
+            // a nominal type of that name (an Objective-C typealias beside it is the same type)
+            kinds
+                .iter()
+                .any(|k| matches!(k, SymbolKind::Struct | SymbolKind::Enum | SymbolKind::Class))
+        })
     }
 
     /// The method's generic parameters an argument decides (`V` in `onChange(of: phase)`,
