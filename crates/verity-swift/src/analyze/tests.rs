@@ -605,3 +605,50 @@ fn the_error_of_a_catch_block_is_not_a_property_named_error() {
     assert_eq!(f.len(), 1, "{f:?}");
     assert!(f[0].contains("`String` has no member `nope`"), "{f:?}");
 }
+
+#[test]
+fn the_sources_own_types_give_their_typed_properties() {
+    let src = |style: &str| {
+        format!(
+            "import Foundation\nstruct Event {{\n    let date: Date\n    var link: URL {{ URL(string: \"a\")! }}\n}}\nfunc f(e: Event) -> String {{\n    _ = e.unknownMember\n    _ = e.link.appending(path: \"x\")\n    return e.date.formatted(date: .{style}, time: .shortened)\n}}\n"
+        )
+    };
+    let ok = check(&src("abbreviated"));
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(&src("medium"));
+    let f = failures(&bad.criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].contains("`.medium` is not a member of `Date.FormatStyle.DateStyle`"),
+        "{f:?}"
+    );
+    assert_eq!(bad.criteria.symbols_exist.evidence[0].line, Some(9));
+}
+
+#[test]
+fn comparison_operands_expect_the_other_sides_type() {
+    let src = |op: &str, member: &str| {
+        format!(
+            "import Foundation\nlet decoder = JSONDecoder()\nlet b = decoder.dateDecodingStrategy {op} .{member}\n"
+        )
+    };
+    for op in ["==", "!="] {
+        let ok = check(&src(op, "iso8601"));
+        assert!(
+            ok.symbols_exist,
+            "{op}: {:?}",
+            messages(&ok.criteria.symbols_exist)
+        );
+        let bad = check(&src(op, "medium"));
+        let f = failures(&bad.criteria.symbols_exist);
+        assert!(
+            f.iter()
+                .any(|m| m.contains("not a member of `JSONDecoder.DateDecodingStrategy`")),
+            "{op}: {f:?}"
+        );
+    }
+}
