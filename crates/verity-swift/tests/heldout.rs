@@ -20,15 +20,15 @@ use verity_swift::{CheckOptions, FutureMode, Target};
 
 /// Per criterion, the (precision, recall) the oracles must reach on the held-out set.
 ///
-/// A regression guard: these are the values measured with the analyzer as it was when the
-/// set was frozen (truncated to three decimals, nothing subtracted). Raise them to what the
-/// type-aware analyzer measures after tuning; the goal of issue 16 is 0.95 for every
-/// criterion.
+/// A regression guard: the values the type-aware analyzer and the typed index measure
+/// (truncated to three decimals, nothing subtracted). When the set was frozen they were
+/// symbols_exist 0.863 / 0.452 and no_deprecated 0.863 / 0.904; the goal of issue 16 is 0.95
+/// for every criterion (BENCHMARKS.md lists the disagreements still open).
 const HELDOUT_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 0.863, 0.452),
+    ("symbols_exist", 0.906, 0.928),
     ("availability_ok", 1.0, 1.0),
-    ("no_deprecated", 0.863, 0.904),
+    ("no_deprecated", 0.952, 0.952),
 ];
 
 /// The set must keep at least this many snippets.
