@@ -281,13 +281,19 @@ impl Scorer for SwiftScorer {
             .map(|mut seen| seen.insert((opts.target, opts.swift)))
             .unwrap_or(false)
         {
-            info.notes.extend(
-                self.base
-                    .deprecations
-                    .disagreements(&self.base.index, opts.target, opts.swift)
-                    .into_iter()
-                    .map(|d| disagreement_note(&d, opts.target)),
-            );
+            // two map entries for one name (a type and one of its members spelled alike)
+            // make the same note: each once
+            for note in self
+                .base
+                .deprecations
+                .disagreements(&self.base.index, opts.target, opts.swift)
+                .into_iter()
+                .map(|d| disagreement_note(&d, opts.target))
+            {
+                if !info.notes.contains(&note) {
+                    info.notes.push(note);
+                }
+            }
         }
         let Some(Some(CompilerVersion {
             name,

@@ -18,10 +18,18 @@ pub use swift::{prepare, read_interface};
 /// Everything an SDK directory declares: the Swift interfaces ([`read_swift_sdk`]) and the
 /// Objective-C headers and API notes ([`read_objc_sdk`], declarations with
 /// [`Decl::selector`] set).
+/// Either side may be absent (an SDK of Swift modules only, a directory of framework
+/// headers only); neither is an error naming the missing interfaces.
 pub fn read_sdk(dir: &Path) -> Result<DeclSet> {
-    let mut set = read_swift_sdk(dir)?;
-    set.extend(read_objc_sdk(dir)?);
-    Ok(set)
+    match (read_swift_sdk(dir), read_objc_sdk(dir)) {
+        (Ok(mut swift), Ok(objc)) => {
+            swift.extend(objc);
+            Ok(swift)
+        }
+        (Ok(swift), Err(IndexError::NoGraphs(_))) => Ok(swift),
+        (Err(IndexError::NoInterfaces(_)), Ok(objc)) => Ok(objc),
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    }
 }
 
 /// One module's interface file.
