@@ -691,15 +691,8 @@ fn agree_each(per: Vec<Option<Vec<Ty>>>) -> Option<Vec<Ty>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::labels::test_args as args;
     use super::*;
-
-    fn args(labels: &[&str], trailing: &[&str]) -> CallArgs {
-        CallArgs {
-            labels: labels.iter().map(|s| s.to_string()).collect(),
-            trailing: trailing.iter().map(|s| s.to_string()).collect(),
-            closure_arity: None,
-        }
-    }
 
     #[test]
     fn arguments_line_up_with_parameters() {

@@ -260,17 +260,20 @@ fn closure_arity(lambda: Node<'_>, src: &str) -> usize {
     max.map_or(0, |m| m + 1)
 }
 
+/// The arguments of a call written in a test: labels, then trailing closures' labels.
+#[cfg(test)]
+pub(super) fn test_args(labels: &[&str], trailing: &[&str]) -> CallArgs {
+    CallArgs {
+        labels: labels.iter().map(|s| s.to_string()).collect(),
+        trailing: trailing.iter().map(|s| s.to_string()).collect(),
+        closure_arity: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_args as args;
     use super::*;
-
-    fn args(labels: &[&str], trailing: &[&str]) -> CallArgs {
-        CallArgs {
-            labels: labels.iter().map(|s| s.to_string()).collect(),
-            trailing: trailing.iter().map(|s| s.to_string()).collect(),
-            closure_arity: None,
-        }
-    }
 
     #[test]
     fn label_matching() {

@@ -5,7 +5,7 @@
 //! availability, normalized type spellings ([`TypeRef`]); never bodies, doc comments or
 //! declaration text. Titles follow `swift symbolgraph-extract`
 //! (`navigationDestination(for:destination:)`, `==(_:_:)`, `subscript(_:)`), and so does the
-//! availability inheritance from enclosing types and extensions (see [`inherit`]).
+//! availability inheritance from enclosing types and extensions (see `inherit`).
 
 use std::collections::BTreeSet;
 

@@ -820,16 +820,7 @@ impl Emitter<'_> {
                         });
                     }
                 }
-                for p in protocols {
-                    self.out.relations.push(Relation {
-                        source: swift.clone(),
-                        target: self.protocol_name(p),
-                        inherits: false,
-                    });
-                }
-                for m in members {
-                    self.member(name, &swift, false, attrs, note, m);
-                }
+                self.conformances_and_members(name, &swift, false, protocols, attrs, note, members);
             }
             Item::Protocol {
                 name,
@@ -850,16 +841,7 @@ impl Emitter<'_> {
                     d,
                     attrs.unavailable || note.is_some_and(|n| n.note.nonswift),
                 );
-                for p in protocols {
-                    self.out.relations.push(Relation {
-                        source: swift.clone(),
-                        target: self.protocol_name(p),
-                        inherits: false,
-                    });
-                }
-                for m in members {
-                    self.member(name, &swift, true, attrs, note, m);
-                }
+                self.conformances_and_members(name, &swift, true, protocols, attrs, note, members);
             }
             Item::Enum {
                 kind,
@@ -904,6 +886,30 @@ impl Emitter<'_> {
             return "NSObjectProtocol".to_owned();
         }
         self.ctx.swift_name(p)
+    }
+
+    /// A class's or protocol's adopted protocols (conformance edges) and its members.
+    #[allow(clippy::too_many_arguments)]
+    fn conformances_and_members(
+        &mut self,
+        objc: &str,
+        swift: &str,
+        in_protocol: bool,
+        protocols: &[String],
+        attrs: &Attrs,
+        notes: Option<&apinotes::ContainerNotes>,
+        members: &[Member],
+    ) {
+        for p in protocols {
+            self.out.relations.push(Relation {
+                source: swift.to_owned(),
+                target: self.protocol_name(p),
+                inherits: false,
+            });
+        }
+        for m in members {
+            self.member(objc, swift, in_protocol, attrs, notes, m);
+        }
     }
 
     fn member(
