@@ -322,14 +322,31 @@ fn join_fragments(f: &[GFragment]) -> String {
     f.iter().map(|x| x.spelling.as_str()).collect()
 }
 
-/// Splits `text` at commas outside brackets.
+/// Splits `text` at `sep` outside brackets (`()`, `[]`, `<>`; the `>` of a function arrow
+/// `->` closes nothing) and outside string literals.
 pub(crate) fn split_top_level(text: &str, sep: char) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;
+    let mut in_str = false;
+    let mut escaped = false;
+    let mut prev = '\0';
     for (i, c) in text.char_indices() {
+        if in_str {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            prev = c;
+            continue;
+        }
         match c {
+            '"' => in_str = true,
             '(' | '[' | '<' => depth += 1,
+            '>' if prev == '-' => {}
             ')' | ']' | '>' => depth -= 1,
             c if c == sep && depth == 0 => {
                 out.push(&text[start..i]);
@@ -337,6 +354,7 @@ pub(crate) fn split_top_level(text: &str, sep: char) -> Vec<&str> {
             }
             _ => {}
         }
+        prev = c;
     }
     out.push(&text[start..]);
     out
@@ -875,4 +893,37 @@ pub(super) fn derive_alt_base(index: &Index) -> Vec<(u32, u32)> {
     v.sort_unstable();
     v.dedup();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_outside_brackets_arrows_and_strings() {
+        assert_eq!(
+            split_top_level("f: (Int) -> Void = {}, n: [String: Int] = [:]", ','),
+            vec!["f: (Int) -> Void = {}", " n: [String: Int] = [:]"]
+        );
+        assert!(has_default("handler: (Int) -> Void = { _ in }"));
+        assert_eq!(
+            param_type("handler: @escaping (Int) -> Void = { _ in }"),
+            Some("@escaping (Int) -> Void")
+        );
+        assert_eq!(
+            split_top_level(
+                r#"iOS, deprecated: 17.0, message: "use a, \"b\" (or c)""#,
+                ','
+            ),
+            vec![
+                "iOS",
+                " deprecated: 17.0",
+                r#" message: "use a, \"b\" (or c)""#
+            ]
+        );
+        assert_eq!(
+            split_top_level("T: Decodable, U == Int", ','),
+            vec!["T: Decodable", " U == Int"]
+        );
+    }
 }

@@ -11,7 +11,9 @@ use std::collections::BTreeSet;
 
 use tree_sitter::{Node, Parser};
 
-use crate::index::{Availability, Decl, DeclSet, Param, Relation, SymbolKind, TypeRef};
+use crate::index::{
+    Availability, Decl, DeclSet, Param, Relation, SymbolKind, TypeRef, split_top_level,
+};
 use crate::version::{Domain, Version};
 
 /// Module names a type spelling may be qualified with even when the interface does not
@@ -999,39 +1001,6 @@ fn titled(name: &str, params: &[Param]) -> String {
     s
 }
 
-/// Splits at commas outside parentheses and string literals.
-fn split_args(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut in_str = false;
-    let mut escaped = false;
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        if in_str {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_str = false;
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(s[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(s[start..].trim());
-    out
-}
-
 /// The string of a `"…"` literal (simple escapes resolved).
 fn string_literal(s: &str) -> Option<String> {
     let inner = s.trim().strip_prefix('"')?.strip_suffix('"')?;
@@ -1069,7 +1038,10 @@ fn domain(name: &str) -> Option<Domain> {
 /// One `@available(…)`'s arguments, in any of its three forms, added to `out` (entries of a
 /// domain already there are merged).
 fn parse_available(args: &str, out: &mut Vec<Availability>) {
-    let parts = split_args(args);
+    let parts: Vec<&str> = split_top_level(args, ',')
+        .into_iter()
+        .map(str::trim)
+        .collect();
     let Some(first) = parts.first() else {
         return;
     };
