@@ -228,27 +228,30 @@ fn priced(dir: &Path, config: &str) {
     );
 }
 
+/// `verity run` of the priced one-question suite against the fake server.
+fn priced_command(dir: &Path, url: &str, extra: &[&str]) -> std::process::Command {
+    let mut c = verity(dir);
+    c.args([
+        "run",
+        "q.jsonl",
+        "--provider",
+        "openai",
+        "--model",
+        "m",
+        "--scorer",
+        "equals",
+        "--quiet",
+        "--db",
+        "v.db",
+        "--base-url",
+        url,
+    ])
+    .args(extra);
+    c
+}
+
 fn priced_run(dir: &Path, url: &str, extra: &[&str]) -> String {
-    let out = run_ok(
-        verity(dir)
-            .args([
-                "run",
-                "q.jsonl",
-                "--provider",
-                "openai",
-                "--model",
-                "m",
-                "--scorer",
-                "equals",
-                "--quiet",
-                "--db",
-                "v.db",
-                "--base-url",
-                url,
-            ])
-            .args(extra),
-    );
-    stderr(&out)
+    stderr(&run_ok(&mut priced_command(dir, url, extra)))
 }
 
 #[test]
@@ -279,23 +282,7 @@ fn a_costly_run_is_announced_with_a_warning_it_does_not_block() {
     assert!(err.contains("above the $0.50 cost warning"), "{err}");
     // a budget still refuses
     let out = run_code(
-        verity(dir.path()).args([
-            "run",
-            "q.jsonl",
-            "--provider",
-            "openai",
-            "--model",
-            "m",
-            "--scorer",
-            "equals",
-            "--quiet",
-            "--db",
-            "v.db",
-            "--base-url",
-            &url,
-            "--max-cost",
-            "1",
-        ]),
+        &mut priced_command(dir.path(), &url, &["--max-cost", "1"]),
         2,
     );
     assert!(
