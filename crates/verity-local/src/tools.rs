@@ -124,6 +124,7 @@ pub fn parse_calls(answer: &str) -> (String, Vec<ToolCall>) {
                     name,
                     arguments,
                     result: None,
+                    error: None,
                 });
             }
             None => text.push_str(&rest[..start + OPEN.len() + end + CLOSE.len()]),
@@ -192,6 +193,7 @@ mod tests {
             name: "search".into(),
             arguments: json!({"query": "q"}),
             result: None,
+            error: None,
         });
         let mut tool = ChatMessage::new(Role::Tool, "result");
         tool.tool_call_id = Some("call_0".into());

@@ -66,6 +66,7 @@ impl ToolOutput {
             name: self.tool.clone(),
             arguments: self.arguments.clone(),
             result: Some(self.raw.clone()),
+            error: None,
         }
     }
 }

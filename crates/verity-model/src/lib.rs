@@ -56,7 +56,9 @@ pub use run::{
 pub use score::{Evidence, Score, ScoreStatus};
 pub use scorer::{GroupMember, PreflightInfo, Scope, Scorer};
 pub use settings::{CacheMode, RunSettings};
-pub use suite::{CompareSpec, REPORT_PLACEHOLDERS, ReportSpec, ScorerSpec, ServerSpec, Suite};
+pub use suite::{
+    CompareSpec, REPORT_PLACEHOLDERS, ReportSpec, ResultSpec, ScorerSpec, ServerSpec, Suite,
+};
 pub use task::{ChatMessage, Input, Role, SourceLoc, Task};
 pub use variant::{
     DEFAULT_GROUNDING_PREAMBLE, GenParams, GroundingMode, GroundingSpec, PROVIDER_KINDS,

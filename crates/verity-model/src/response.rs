@@ -27,6 +27,10 @@ pub struct ToolCall {
     /// The tool's answer, where verity ran the tool itself (grounding).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
+    /// Why the call failed, where verity ran it and it did (timeout, protocol error, a result
+    /// flagged `isError`, the server gone): failed calls are recorded like the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ResponseError>,
 }
 
 /// Token usage as the provider reported it.

@@ -24,16 +24,66 @@ impl ScorerSpec {
     }
 }
 
-/// A long-lived helper process the run owns (an MCP grounding server).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A grounding server the run owns: a process it starts (`command`, MCP over stdio) or an
+/// endpoint it connects to (`url`, MCP Streamable HTTP), and how grounded variants use it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ServerSpec {
+    /// The program and its arguments (stdio transport). Empty exactly when `url` is set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command: Vec<String>,
+    /// Environment variables added to the server process's environment.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
     /// The server's working directory; the loader makes a relative one absolute against the
     /// suite directory. `None`: verity's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
+    /// The Streamable HTTP endpoint (instead of `command`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// HTTP headers sent with every request to `url`: header name -> the *name* of the
+    /// environment variable holding its value (values are read at connect time, never stored).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+    /// Seconds the server may take to start and finish the MCP handshake (`None`: the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_timeout: Option<f64>,
+    /// Seconds one tool call may take (`None`: the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_timeout: Option<f64>,
+    /// `inject-top-k`: the tool to call (`None`: the documented heuristic picks one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// `inject-top-k`: the tool's arguments; string values are minijinja templates over
+    /// `query`, `k`, `task` and `variant` (`None`: the heuristic's query and limit arguments).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<Map<String, Value>>,
+    /// `inject-top-k`: which part of the tool's result becomes the context.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<ResultSpec>,
+    /// `tools` mode: the tools the model is offered (`["*"]`: all of them). `None`: the default
+    /// (the tools the suite names, and those the server marks read-only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_tools: Option<Vec<String>>,
+}
+
+impl ServerSpec {
+    /// Whether the server is reached over HTTP (`url`) rather than started (`command`).
+    pub fn is_http(&self) -> bool {
+        self.url.is_some()
+    }
+}
+
+/// Which part of a tool result `inject-top-k` puts into the context.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultSpec {
+    /// A JSONPath (RFC 9535) into the result's structured content, or into its text parsed as
+    /// JSON; each match becomes one item of the context. `None`: the result's text content.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Keep at most this many items (`None`: the variant's `k`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_k: Option<u32>,
 }
 
 /// A paired comparison the reports compute.

@@ -383,6 +383,7 @@ fn parse_response(bytes: Vec<u8>, answer: Answer) -> Result<Generation, String> 
                     name: name.to_owned(),
                     arguments: input,
                     result: None,
+                    error: None,
                 });
             }
             // Thinking, redacted thinking, server tool results…: not part of the answer.
@@ -499,6 +500,7 @@ mod tests {
             name: name.into(),
             arguments: json!({"q": name}),
             result: None,
+            error: None,
         };
         let messages = vec![
             ChatMessage::new(Role::System, "one"),

@@ -574,6 +574,7 @@ fn structured(mut object: Map<String, Value>) -> Result<Generation, String> {
                     name: name.to_owned(),
                     arguments: call.get("arguments").cloned().unwrap_or(json!({})),
                     result: None,
+                    error: None,
                 })
             })
             .collect::<Result<_, String>>()?,

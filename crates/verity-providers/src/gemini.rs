@@ -442,6 +442,7 @@ fn parse_response(bytes: Vec<u8>) -> Result<Generation, String> {
                 name: name.to_owned(),
                 arguments: call.get("args").cloned().unwrap_or(json!({})),
                 result: None,
+                error: None,
             });
         }
     }
@@ -613,6 +614,7 @@ mod tests {
             name: name.into(),
             arguments: json!("{\"q\": 1}"),
             result: None,
+            error: None,
         };
         let messages = vec![
             ChatMessage::new(Role::System, "be brief"),

@@ -392,6 +392,7 @@ pub(crate) fn parse_response(bytes: Vec<u8>) -> Result<Generation, String> {
                 other => other,
             },
             result: None,
+            error: None,
         })
         .collect();
     let usage = parsed.usage.map_or(Usage::default(), |u| Usage {

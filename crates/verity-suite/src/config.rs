@@ -478,7 +478,15 @@ impl Loader<'_> {
                 }
             });
             if let Some(command) = command {
-                out.insert(e.key.clone(), ServerSpec { command, env, cwd });
+                out.insert(
+                    e.key.clone(),
+                    ServerSpec {
+                        command,
+                        env,
+                        cwd,
+                        ..ServerSpec::default()
+                    },
+                );
             }
         }
         out

@@ -353,6 +353,7 @@ async fn a_command_that_does_not_exist_does_not_start() {
         ],
         env: Default::default(),
         cwd: None,
+        ..Default::default()
     };
     let err = GroundingServer::start("ghost", &spec, STARTUP)
         .await
@@ -369,6 +370,7 @@ async fn a_command_that_does_not_exist_does_not_start() {
         command: Vec::new(),
         env: Default::default(),
         cwd: None,
+        ..Default::default()
     };
     let err = GroundingServer::start("empty", &empty, STARTUP)
         .await
@@ -394,6 +396,7 @@ async fn a_server_that_never_answers_the_handshake_times_out() {
         command: vec!["sleep".into(), "30".into()],
         env: Default::default(),
         cwd: None,
+        ..Default::default()
     };
     let started = Instant::now();
     let err = GroundingServer::start("mute", &spec, Duration::from_millis(500))

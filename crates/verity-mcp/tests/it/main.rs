@@ -23,6 +23,7 @@ pub fn spec(args: &[&str]) -> ServerSpec {
         command,
         env: BTreeMap::new(),
         cwd: None,
+        ..Default::default()
     }
 }
 
@@ -31,6 +32,7 @@ pub fn shell(script: &str) -> ServerSpec {
         command: vec!["sh".into(), "-c".into(), script.into()],
         env: BTreeMap::new(),
         cwd: None,
+        ..Default::default()
     }
 }
 

@@ -252,6 +252,7 @@ async fn tool_calls_round_trip() {
         name: "clock".into(),
         arguments: Value::Null,
         result: None,
+        error: None,
     }];
     req.messages.truncate(2);
     req.messages.push(ChatMessage::new(Role::Tool, "noon"));

@@ -171,6 +171,7 @@ async fn a_json_answer_parses_and_the_request_follows_the_schema() {
             name: "f".into(),
             arguments: json!({}),
             result: None,
+            error: None,
         }],
         ..ChatMessage::new(Role::Assistant, "")
     });

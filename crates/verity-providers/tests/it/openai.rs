@@ -672,12 +672,14 @@ async fn assistant_tool_calls_are_sent_back_in_the_openai_shape() {
                 name: "search".into(),
                 arguments: json!({"q": "rust"}),
                 result: None,
+                error: None,
             },
             verity_model::ToolCall {
                 id: None,
                 name: "raw".into(),
                 arguments: json!("not json"),
                 result: None,
+                error: None,
             },
         ],
         ..ChatMessage::new(Role::Assistant, "")

@@ -245,6 +245,7 @@ fn record(s: S) -> SampleRecord {
             name: "search".into(),
             arguments: json!({ "query": s.task }),
             result: Some(json!(["doc-1", "doc-2"])),
+            error: None,
         }]
     } else {
         Vec::new()

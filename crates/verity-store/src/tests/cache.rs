@@ -10,6 +10,7 @@ fn entry(text: &str) -> Generation {
             name: "search".into(),
             arguments: serde_json::json!({"q": text}),
             result: None,
+            error: None,
         }],
         usage: Usage {
             input_tokens: 7,

@@ -67,6 +67,7 @@ fn no_credential_reaches_the_file() {
             command: vec!["serve".into(), format!("--upstream={}", url())],
             env: [("UPSTREAM".to_owned(), url())].into(),
             cwd: None,
+            ..Default::default()
         },
     );
     s.insert_run(&meta).unwrap();

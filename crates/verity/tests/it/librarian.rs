@@ -73,6 +73,7 @@ async fn start(args: &[&str]) -> Result<GroundingServer, McpError> {
         command,
         env: BTreeMap::new(),
         cwd: None,
+        ..Default::default()
     };
     GroundingServer::start("repo", &spec, STARTUP).await
 }
