@@ -7,10 +7,15 @@
 //!   [`GroundingServer::call`]. A server that does not start aborts the run (§10.1); one that
 //!   dies mid-run fails the samples that need it with [`McpError::Exited`], never a hang.
 //! * [`serve_stdio`]: the reference server (`verity mcp serve`) over any [`DocSource`], with the
-//!   tools `search` and `read`. [`StaticDocs`] is a small in-memory source for tests.
+//!   tools `search` and `read`, and each document a resource (`verity-doc:///ID`).
+//!   [`StaticDocs`] is a small in-memory source for tests.
 //! * [`serve_repos_stdio`]: the code-search server (`verity mcp serve --repo`) over a
 //!   [`RepoSource`] of one or more repositories ([`Repo::build`] from a directory and, optionally,
-//!   its [`verity_facts::Facts`]), with the tools `search`, `read_lines` and `list_files`.
+//!   its [`verity_facts::Facts`]), with the tools `search`, `read_lines` and `list_files`, and
+//!   each served file a resource (`verity-repo://NAME/PATH`).
+//!
+//! Both serve stdio through one framing layer (`stdio.rs`) that answers unparsable lines
+//! (`-32700`) and requests before `initialize` itself, so the session survives them.
 //!
 //! Both sides use the official Rust MCP SDK (`rmcp`).
 
@@ -24,6 +29,7 @@ mod repo_server;
 mod search;
 mod server;
 mod static_docs;
+mod stdio;
 
 pub use client::{GroundingServer, ToolInfo, ToolOutput};
 pub use error::McpError;
@@ -31,7 +37,10 @@ pub use repo::{
     CHUNK_LINES, CHUNK_OVERLAP, DEFAULT_HITS, DEFAULT_LIST, Hit, LINE_CHARS, Lines, MAX_FILE_BYTES,
     MAX_HITS, MAX_LIST, MAX_READ_LINES, Repo, RepoError, RepoSource, SNIPPET_LINES,
 };
-pub use repo_server::{RepoServer, serve_repos_stdio};
+pub use repo_server::{REPO_URI_SCHEME, RepoServer, file_uri, serve_repos_stdio};
 pub use search::SearchBinding;
-pub use server::{DEFAULT_SEARCH_LIMIT, Doc, DocServer, DocSource, MAX_SEARCH_LIMIT, serve_stdio};
+pub use server::{
+    DEFAULT_SEARCH_LIMIT, DOC_URI_PREFIX, Doc, DocServer, DocSource, MAX_SEARCH_LIMIT,
+    RESOURCE_PAGE, doc_id, doc_uri, serve_handler_stdio, serve_stdio,
+};
 pub use static_docs::StaticDocs;

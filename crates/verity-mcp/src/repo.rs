@@ -259,6 +259,18 @@ impl Repo {
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.files.iter().map(|f| f.path.as_str())
     }
+
+    /// A served file's text (its lines joined by `\n`, with a final `\n` when it has lines);
+    /// `None` for a path the walk did not serve.
+    pub fn file_text(&self, path: &str) -> Option<String> {
+        let file = &self.files[*self.by_path.get(path)?];
+        let mut text = String::new();
+        for line in &file.lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        Some(text)
+    }
 }
 
 fn check_name(name: &str) -> Result<(), RepoError> {

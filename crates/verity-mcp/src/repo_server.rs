@@ -5,12 +5,17 @@
 //! Bad arguments (a missing query, `k` out of range, a path outside the repository, lines past
 //! the end of a file) come back as tool results flagged `isError`, whose text says what to fix:
 //! the model reads them and can try again. Only a tool that does not exist is a JSON-RPC error.
+//!
+//! Every served file is also a resource (`resources/list`, `resources/read`) under
+//! [`REPO_URI_SCHEME`]: only what the walk found, so nothing outside it can be read.
 
 use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    JsonObject, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -30,7 +35,7 @@ pub struct RepoServer {
 /// Serves `source` over MCP on stdin/stdout until the client closes stdin.
 pub async fn serve_repos_stdio(source: Arc<RepoSource>) -> Result<(), McpError> {
     let name = crate::DocSource::name(&*source).to_owned();
-    crate::server::serve_handler(name, RepoServer::new(source)).await
+    crate::server::serve_handler_stdio(name, RepoServer::new(source)).await
 }
 
 /// A tool's answer: its text, or an error the model gets to read.
@@ -171,6 +176,51 @@ impl RepoServer {
     }
 }
 
+/// The URI scheme of the code-search server's resources: `verity-repo://NAME/PATH`, one per
+/// file the walk served (PATH relative to the repository root, percent-encoded where a URI
+/// path needs it).
+pub const REPO_URI_SCHEME: &str = "verity-repo://";
+
+/// The resource URI of file `path` of repository `repo`.
+pub fn file_uri(repo: &str, path: &str) -> String {
+    format!(
+        "{}{}/{}",
+        REPO_URI_SCHEME,
+        crate::server::encode_path(repo),
+        crate::server::encode_path(path)
+    )
+}
+
+/// The repository and path of a [`file_uri`].
+fn parse_file_uri(uri: &str) -> Option<(String, String)> {
+    let rest = uri.strip_prefix(REPO_URI_SCHEME)?;
+    let decoded = percent_encoding::percent_decode_str(rest)
+        .decode_utf8()
+        .ok()?;
+    let (repo, path) = decoded.split_once('/')?;
+    Some((repo.to_owned(), path.to_owned()))
+}
+
+/// A MIME type for a source file, by its extension; `text/plain` for the rest (the walk serves
+/// text files only).
+fn mime_type(path: &str) -> &'static str {
+    match path.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("json") => "application/json",
+        Some("md") => "text/markdown",
+        Some("html" | "htm") => "text/html",
+        Some("css") => "text/css",
+        Some("js" | "mjs" | "cjs" | "jsx") => "text/javascript",
+        Some("ts" | "tsx") => "text/x-typescript",
+        Some("py") => "text/x-python",
+        Some("rs") => "text/x-rust",
+        Some("go") => "text/x-go",
+        Some("swift") => "text/x-swift",
+        Some("toml") => "application/toml",
+        Some("yaml" | "yml") => "application/yaml",
+        _ => "text/plain",
+    }
+}
+
 fn run(source: &RepoSource, tool: &str, args: &JsonObject) -> Answer {
     match tool {
         "search" => {
@@ -256,16 +306,21 @@ fn object(value: Value) -> JsonObject {
 
 impl ServerHandler for RepoServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                crate::DocSource::name(&*self.source).to_owned(),
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(
-                "Code search over repositories: `search` finds definitions and code (hits are \
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            crate::DocSource::name(&*self.source).to_owned(),
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(
+            "Code search over repositories: `search` finds definitions and code (hits are \
                  headed REPO:path:start-end), `read_lines` reads a file's lines, `list_files` \
                  lists files. Cite what you read as path:start-end.",
-            )
+        )
     }
 
     async fn list_tools(
@@ -278,6 +333,64 @@ impl ServerHandler for RepoServer {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools().into_iter().find(|t| t.name == name)
+    }
+
+    /// Every served file of every repository, [`crate::server::RESOURCE_PAGE`] at a time.
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let files: Vec<(&str, &str)> = self
+            .source
+            .repos()
+            .iter()
+            .flat_map(|r| r.paths().map(move |p| (r.name(), p)))
+            .collect();
+        let start = crate::server::page_start(request.as_ref(), files.len())?;
+        let end = (start + crate::server::RESOURCE_PAGE).min(files.len());
+        let resources = files[start..end]
+            .iter()
+            .map(|(repo, path)| {
+                Resource::new(file_uri(repo, path), format!("{}:{}", repo, path))
+                    .with_mime_type(mime_type(path))
+            })
+            .collect();
+        let mut result = ListResourcesResult::with_all_items(resources);
+        result.next_cursor = (end < files.len()).then(|| end.to_string());
+        Ok(result)
+    }
+
+    /// A served file's whole text; anything else (another scheme, a path the walk did not
+    /// serve, `..`) is not found.
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri;
+        let text = parse_file_uri(&uri).and_then(|(repo, path)| {
+            self.source
+                .repos()
+                .iter()
+                .find(|r| r.name() == repo)
+                .and_then(|r| r.file_text(&path))
+                .map(|text| (text, path))
+        });
+        match text {
+            Some((text, path)) => Ok(ReadResourceResult::new(vec![
+                ResourceContents::text(text, uri).with_mime_type(mime_type(&path)),
+            ])
+            .into()),
+            None => Err(ErrorData::resource_not_found(
+                format!(
+                    "no served file has the URI `{}`: resources/list gives them \
+                     ({}REPO/PATH)",
+                    uri, REPO_URI_SCHEME
+                ),
+                Some(json!({"uri": uri})),
+            )),
+        }
     }
 
     async fn call_tool(

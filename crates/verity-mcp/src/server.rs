@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    JsonObject, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
@@ -29,6 +31,78 @@ pub trait DocSource: Send + Sync + 'static {
     fn search(&self, query: &str, limit: usize) -> Vec<Doc>;
     /// The document with this id.
     fn read(&self, id: &str) -> Option<Doc>;
+    /// How many documents [`DocSource::doc_at`] lists (the server's `resources/list`); a
+    /// source that cannot list its documents keeps the default, 0, and serves no resources.
+    fn doc_count(&self) -> usize {
+        0
+    }
+    /// The document at `i` in a fixed order, for `i` below [`DocSource::doc_count`].
+    fn doc_at(&self, _i: usize) -> Option<Doc> {
+        None
+    }
+}
+
+/// The URI scheme of the reference server's resources: `verity-doc:///ID`, the document id
+/// percent-encoded where a URI path needs it (`/` kept).
+pub const DOC_URI_PREFIX: &str = "verity-doc:///";
+/// `resources/list` returns at most this many resources per page (`nextCursor` for the rest).
+pub const RESOURCE_PAGE: usize = 500;
+
+/// The resource URI of document `id`.
+pub fn doc_uri(id: &str) -> String {
+    format!("{}{}", DOC_URI_PREFIX, encode_path(id))
+}
+
+/// The document id of a resource URI from [`doc_uri`].
+pub fn doc_id(uri: &str) -> Option<String> {
+    let rest = uri.strip_prefix(DOC_URI_PREFIX)?;
+    percent_encoding::percent_decode_str(rest)
+        .decode_utf8()
+        .ok()
+        .map(|s| s.into_owned())
+}
+
+/// Characters a URI path segment may not hold as they are (RFC 3986 `pchar`; `/` is kept as the
+/// segment separator).
+const PATH: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+pub(crate) fn encode_path(s: &str) -> String {
+    percent_encoding::utf8_percent_encode(s, PATH).to_string()
+}
+
+/// The cursor of `resources/list`: the offset of the next page, as a decimal string.
+pub(crate) fn page_start(
+    request: Option<&PaginatedRequestParams>,
+    total: usize,
+) -> Result<usize, ErrorData> {
+    let Some(cursor) = request.and_then(|r| r.cursor.as_deref()) else {
+        return Ok(0);
+    };
+    match cursor.parse::<usize>() {
+        Ok(n) if n <= total => Ok(n),
+        _ => Err(ErrorData::invalid_params(
+            format!(
+                "invalid cursor `{}`: pass the `nextCursor` of the previous page, or none",
+                cursor
+            ),
+            None,
+        )),
+    }
 }
 
 /// One document.
@@ -58,22 +132,31 @@ impl std::fmt::Debug for DocServer {
 /// Nothing but protocol messages goes to stdout.
 pub async fn serve_stdio(source: Arc<dyn DocSource>) -> Result<(), McpError> {
     let name = source.name().to_owned();
-    serve_handler(name, DocServer::new(source)).await
+    serve_handler_stdio(name, DocServer::new(source)).await
 }
 
-/// Serves any handler over MCP on stdin/stdout until the client closes stdin; `name` is for
-/// error messages.
-pub(crate) async fn serve_handler<H: ServerHandler>(
+/// Serves any handler (the reference servers, or one that wraps them) over MCP on stdin/stdout
+/// until the client closes stdin; `name` is for error messages. The framing is [`crate::stdio::LineTransport`]'s: unparsable lines and
+/// requests before `initialize` are answered there. Input that ends before `initialize` is a
+/// client that went away, not an error.
+pub async fn serve_handler_stdio<H: ServerHandler>(
     name: String,
     handler: H,
 ) -> Result<(), McpError> {
-    let running = handler
-        .serve(rmcp::transport::io::stdio())
-        .await
-        .map_err(|e| McpError::Protocol {
-            server: name.clone(),
-            message: format!("the MCP session did not start: {}", e),
-        })?;
+    let transport = crate::stdio::LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
+    let running = match handler.serve(transport).await {
+        Ok(running) => running,
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => {
+            eprintln!("{}: the input closed before `initialize`", name);
+            return Ok(());
+        }
+        Err(e) => {
+            return Err(McpError::Protocol {
+                server: name,
+                message: format!("the MCP session did not start: {}", e),
+            });
+        }
+    };
     running.waiting().await.map_err(|e| McpError::Protocol {
         server: name,
         message: format!("the MCP session ended abnormally: {}", e),
@@ -126,8 +209,9 @@ impl DocServer {
         ]
     }
 
-    /// Runs one of the two tools. Unknown tools and invalid arguments are JSON-RPC errors
-    /// (`-32602`); an unknown document id is a tool error the model gets to read.
+    /// Runs one of the two tools. Invalid arguments and an unknown document id are tool
+    /// results flagged `isError`, whose text says what to fix (the model reads them and can
+    /// try again); only an unknown tool is a JSON-RPC error (`-32602`).
     pub async fn run_tool(
         &self,
         name: &str,
@@ -135,60 +219,121 @@ impl DocServer {
     ) -> Result<CallToolResult, ErrorData> {
         let empty = JsonObject::new();
         let args = arguments.unwrap_or(&empty);
-        match name {
-            "search" => {
-                let query = required_string(args, "search", "query")?;
-                if query.trim().is_empty() {
-                    return Err(ErrorData::invalid_params(
-                        "tool `search`: `query` must not be empty",
-                        None,
-                    ));
+        let answer: Result<String, String> = match name {
+            "search" => match search_args(args) {
+                Ok((query, limit)) => {
+                    let source = self.source.clone();
+                    let q = query.clone();
+                    let docs = tokio::task::spawn_blocking(move || source.search(&q, limit))
+                        .await
+                        .map_err(|e| {
+                            ErrorData::internal_error(format!("search failed: {}", e), None)
+                        })?;
+                    let docs: Vec<Doc> = docs.into_iter().take(limit).collect();
+                    Ok(search_text(&query, &docs))
                 }
-                let limit = limit(args)?;
-                let source = self.source.clone();
-                let q = query.clone();
-                let docs = tokio::task::spawn_blocking(move || source.search(&q, limit))
-                    .await
-                    .map_err(|e| {
-                        ErrorData::internal_error(format!("search failed: {}", e), None)
-                    })?;
-                let docs: Vec<Doc> = docs.into_iter().take(limit).collect();
-                Ok(CallToolResult::success(vec![ContentBlock::text(
-                    search_text(&query, &docs),
-                )]))
+                Err(why) => Err(why),
+            },
+            "read" => match required_string(args, "id") {
+                Ok(id) => {
+                    let source = self.source.clone();
+                    let wanted = id.clone();
+                    let doc = tokio::task::spawn_blocking(move || source.read(&wanted))
+                        .await
+                        .map_err(|e| {
+                            ErrorData::internal_error(format!("read failed: {}", e), None)
+                        })?;
+                    match doc {
+                        Some(doc) => Ok(doc_text(&doc)),
+                        None => Err(format!(
+                            "There is no document with id `{}`. Use `search` to find ids.",
+                            id
+                        )),
+                    }
+                }
+                Err(why) => Err(why),
+            },
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!(
+                        "unknown tool `{}`: this server has `search` and `read`",
+                        other
+                    ),
+                    None,
+                ));
             }
-            "read" => {
-                let id = required_string(args, "read", "id")?;
-                let source = self.source.clone();
-                let wanted = id.clone();
-                let doc = tokio::task::spawn_blocking(move || source.read(&wanted))
-                    .await
-                    .map_err(|e| ErrorData::internal_error(format!("read failed: {}", e), None))?;
-                Ok(match doc {
-                    Some(doc) => CallToolResult::success(vec![ContentBlock::text(format!(
-                        "{} — {}\n\n{}",
-                        doc.id, doc.title, doc.body
-                    ))]),
-                    None => CallToolResult::error(vec![ContentBlock::text(format!(
-                        "There is no document with id `{}`. Use `search` to find ids.",
-                        id
-                    ))]),
-                })
-            }
-            other => Err(ErrorData::invalid_params(
-                format!(
-                    "unknown tool `{}`: this server has `search` and `read`",
-                    other
-                ),
-                None,
-            )),
-        }
+        };
+        Ok(match answer {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Err(why) => CallToolResult::error(vec![ContentBlock::text(format!(
+                "tool `{}`: {}",
+                name, why
+            ))]),
+        })
     }
+
+    /// One page of `resources/list`: every document of the source, [`RESOURCE_PAGE`] at a
+    /// time.
+    pub fn list_resources_page(
+        &self,
+        request: Option<&PaginatedRequestParams>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let total = self.source.doc_count();
+        let start = page_start(request, total)?;
+        let end = (start + RESOURCE_PAGE).min(total);
+        let resources = (start..end)
+            .filter_map(|i| self.source.doc_at(i))
+            .map(|doc| {
+                Resource::new(doc_uri(&doc.id), doc.id.clone())
+                    .with_title(doc.title.clone())
+                    .with_mime_type("text/plain")
+                    .with_size(doc_text(&doc).len() as u64)
+            })
+            .collect();
+        let mut result = ListResourcesResult::with_all_items(resources);
+        result.next_cursor = (end < total).then(|| end.to_string());
+        Ok(result)
+    }
+
+    /// `resources/read` of a `verity-doc:///ID` URI.
+    pub async fn read_resource_uri(&self, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+        let not_found = || {
+            ErrorData::resource_not_found(
+                format!(
+                    "no document has the URI `{}`: resources/list gives them ({}ID)",
+                    uri, DOC_URI_PREFIX
+                ),
+                Some(json!({"uri": uri})),
+            )
+        };
+        let id = doc_id(uri).ok_or_else(not_found)?;
+        let source = self.source.clone();
+        let doc = tokio::task::spawn_blocking(move || source.read(&id))
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("read failed: {}", e), None))?
+            .ok_or_else(not_found)?;
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(doc_text(&doc), uri.to_owned()).with_mime_type("text/plain"),
+        ]))
+    }
+}
+
+/// A document as `read` and `resources/read` give it.
+fn doc_text(doc: &Doc) -> String {
+    format!("{} — {}\n\n{}", doc.id, doc.title, doc.body)
 }
 
 impl ServerHandler for DocServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = if self.source.doc_count() > 0 {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(
                 self.source.name().to_owned(),
                 env!("CARGO_PKG_VERSION"),
@@ -209,6 +354,24 @@ impl ServerHandler for DocServer {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         DocServer::tools().into_iter().find(|t| t.name == name)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.list_resources_page(request.as_ref())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.read_resource_uri(&request.uri)
+            .await
+            .map(ReadResourceResponse::from)
     }
 
     async fn call_tool(
@@ -236,37 +399,37 @@ fn schema(value: Value) -> JsonObject {
     }
 }
 
-fn required_string(args: &JsonObject, tool: &str, key: &str) -> Result<String, ErrorData> {
+fn required_string(args: &JsonObject, key: &str) -> Result<String, String> {
     match args.get(key) {
         Some(Value::String(s)) => Ok(s.clone()),
-        Some(other) => Err(ErrorData::invalid_params(
-            format!("tool `{}`: `{}` must be a string, not {}", tool, key, other),
-            None,
+        Some(other) => Err(format!(
+            "`{}` must be a string, not {}",
+            key,
+            verity_model::json_type_phrase(other)
         )),
-        None => Err(ErrorData::invalid_params(
-            format!("tool `{}`: `{}` is required", tool, key),
-            None,
-        )),
+        None => Err(format!("`{}` is required", key)),
     }
 }
 
-fn limit(args: &JsonObject) -> Result<usize, ErrorData> {
-    let bad = |v: &Value| {
-        ErrorData::invalid_params(
-            format!(
-                "tool `search`: `limit` must be an integer from 1 to {}, not {}",
-                MAX_SEARCH_LIMIT, v
-            ),
-            None,
-        )
-    };
-    match args.get("limit") {
-        None | Some(Value::Null) => Ok(DEFAULT_SEARCH_LIMIT),
-        Some(v) => match v.as_u64() {
-            Some(n) if (1..=MAX_SEARCH_LIMIT as u64).contains(&n) => Ok(n as usize),
-            _ => Err(bad(v)),
-        },
+/// `search`'s query and limit.
+fn search_args(args: &JsonObject) -> Result<(String, usize), String> {
+    let query = required_string(args, "query")?;
+    if query.trim().is_empty() {
+        return Err("`query` must not be empty: give symbol names, API names or words".to_owned());
     }
+    let limit = match args.get("limit") {
+        None | Some(Value::Null) => DEFAULT_SEARCH_LIMIT,
+        Some(v) => match v.as_u64() {
+            Some(n) if (1..=MAX_SEARCH_LIMIT as u64).contains(&n) => n as usize,
+            _ => {
+                return Err(format!(
+                    "`limit` must be an integer from 1 to {}, not {}",
+                    MAX_SEARCH_LIMIT, v
+                ));
+            }
+        },
+    };
+    Ok((query, limit))
 }
 
 /// `id — title` and the start of the body, per document, separated by blank lines.
@@ -359,28 +522,87 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn bad_arguments_are_invalid_params() {
+    async fn bad_arguments_are_tool_errors_and_unknown_tools_invalid_params() {
         let s = server();
-        for bad in [
-            json!({}),
-            json!({"query": 5}),
-            json!({"query": "  "}),
-            json!({"query": "x", "limit": 0}),
-            json!({"query": "x", "limit": 51}),
-            json!({"query": "x", "limit": 2.5}),
-            json!({"query": "x", "limit": "3"}),
+        for (bad, says) in [
+            (json!({}), "`query` is required"),
+            (
+                json!({"query": 5}),
+                "`query` must be a string, not a number",
+            ),
+            (json!({"query": "  "}), "`query` must not be empty"),
+            (
+                json!({"query": "x", "limit": 0}),
+                "`limit` must be an integer from 1 to 50",
+            ),
+            (json!({"query": "x", "limit": 51}), "not 51"),
+            (json!({"query": "x", "limit": 2.5}), "not 2.5"),
+            (json!({"query": "x", "limit": "3"}), "not \"3\""),
         ] {
-            let e = s
+            let r = s
                 .run_tool("search", Some(&args(bad.clone())))
                 .await
-                .unwrap_err();
-            assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS, "{}", bad);
+                .unwrap();
+            assert_eq!(r.is_error, Some(true), "{}", bad);
+            assert!(text(&r).starts_with("tool `search`: "), "{}", text(&r));
+            assert!(text(&r).contains(says), "{}: {}", bad, text(&r));
         }
-        let e = s.run_tool("read", None).await.unwrap_err();
-        assert!(e.message.contains("`id` is required"), "{}", e.message);
+        let r = s.run_tool("read", None).await.unwrap();
+        assert_eq!(r.is_error, Some(true));
+        assert!(text(&r).contains("`id` is required"), "{}", text(&r));
         let e = s.run_tool("write", None).await.unwrap_err();
         assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS);
         assert!(e.message.contains("unknown tool `write`"), "{}", e.message);
+    }
+
+    #[test]
+    fn resource_uris_round_trip_and_encode_what_a_path_cannot_hold() {
+        for id in ["a", "SwiftUI/View.task(priority:_:)", "x y#z?%", "Ünï/cødé"] {
+            let uri = doc_uri(id);
+            assert!(uri.starts_with("verity-doc:///"), "{uri}");
+            assert!(!uri[14..].contains([' ', '#', '?']), "{uri}");
+            assert_eq!(doc_id(&uri).as_deref(), Some(id));
+        }
+        assert_eq!(
+            doc_uri("SwiftUI/View.task(priority:_:)"),
+            "verity-doc:///SwiftUI/View.task(priority:_:)"
+        );
+        assert_eq!(doc_id("file:///a"), None);
+    }
+
+    #[tokio::test]
+    async fn resources_list_every_document_in_pages_and_read_them() {
+        let docs: Vec<Doc> = (0..RESOURCE_PAGE + 3)
+            .map(|i| Doc {
+                id: format!("d/{i}"),
+                title: format!("Doc {i}"),
+                body: format!("body {i}"),
+            })
+            .collect();
+        let s = DocServer::new(Arc::new(StaticDocs::new("many", docs)));
+        assert!(s.get_info().capabilities.resources.is_some());
+        let first = s.list_resources_page(None).unwrap();
+        assert_eq!(first.resources.len(), RESOURCE_PAGE);
+        assert_eq!(first.resources[0].uri, "verity-doc:///d/0");
+        assert_eq!(first.resources[0].name, "d/0");
+        assert_eq!(first.resources[0].title.as_deref(), Some("Doc 0"));
+        assert_eq!(first.resources[0].mime_type.as_deref(), Some("text/plain"));
+        let cursor = first.next_cursor.clone().unwrap();
+        let next = PaginatedRequestParams::default().with_cursor(Some(cursor));
+        let second = s.list_resources_page(Some(&next)).unwrap();
+        assert_eq!(second.resources.len(), 3);
+        assert_eq!(second.next_cursor, None);
+        let bad = PaginatedRequestParams::default().with_cursor(Some("zzz".to_owned()));
+        let e = s.list_resources_page(Some(&bad)).unwrap_err();
+        assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+
+        let read = s.read_resource_uri("verity-doc:///d/7").await.unwrap();
+        let json = serde_json::to_value(&read).unwrap();
+        assert_eq!(json["contents"][0]["text"], "d/7 — Doc 7\n\nbody 7");
+        assert_eq!(json["contents"][0]["mimeType"], "text/plain");
+        let e = s.read_resource_uri("verity-doc:///nope").await.unwrap_err();
+        assert_eq!(e.code, rmcp::model::ErrorCode::RESOURCE_NOT_FOUND);
+        assert!(e.message.contains("resources/list"), "{}", e.message);
     }
 
     #[tokio::test]

@@ -66,6 +66,14 @@ impl DocSource for StaticDocs {
     fn read(&self, id: &str) -> Option<Doc> {
         self.docs.iter().find(|d| d.id == id).cloned()
     }
+
+    fn doc_count(&self) -> usize {
+        self.docs.len()
+    }
+
+    fn doc_at(&self, i: usize) -> Option<Doc> {
+        self.docs.get(i).cloned()
+    }
 }
 
 /// Lowercase runs of letters and digits.

@@ -14,10 +14,11 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ServerConfig, Tool,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt as _};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use verity_mcp::{Doc, DocServer, StaticDocs};
 
@@ -50,6 +51,22 @@ impl ServerHandler for TestServer {
             ),
         ));
         Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.docs.list_resources(request, context).await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.docs.read_resource(request, context).await
     }
 
     async fn call_tool(
@@ -168,16 +185,11 @@ async fn main() -> ExitCode {
     let server = TestServer {
         docs: DocServer::new(Arc::new(docs)),
     };
-    let code = match server.serve(rmcp::transport::io::stdio()).await {
-        Ok(running) => match running.waiting().await {
-            Ok(_) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("verity-mcp-test-server: the session failed: {}", e);
-                ExitCode::FAILURE
-            }
-        },
+    let code = match verity_mcp::serve_handler_stdio("verity-mcp-test-server".into(), server).await
+    {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("verity-mcp-test-server: the session did not start: {}", e);
+            eprintln!("verity-mcp-test-server: {}", e);
             ExitCode::FAILURE
         }
     };

@@ -218,22 +218,25 @@ async fn a_tool_error_is_a_tool_error_and_the_server_goes_on() {
 #[tokio::test]
 async fn rejected_calls_are_protocol_errors() {
     let server = start_test_server().await;
-    let missing = server.call("search", json!({"limit": 3}), CALL).await;
+    // The test server's own `sleep` tool still rejects a missing argument with -32602.
+    let missing = server.call("sleep", json!({}), CALL).await;
     match missing {
         Err(McpError::Protocol { message, .. }) => {
-            assert!(message.contains("`query` is required"), "{}", message);
+            assert!(message.contains("`ms` is required"), "{}", message);
             assert!(message.contains("-32602"), "{}", message);
         }
         other => panic!("expected a protocol error, got {:?}", other),
     }
+    // The reference tools answer bad arguments with a tool error the model reads.
     let out_of_range = server
         .call("search", json!({"query": "Task", "limit": 51}), CALL)
         .await;
-    assert!(
-        matches!(out_of_range, Err(McpError::Protocol { .. })),
-        "{:?}",
-        out_of_range
-    );
+    match out_of_range {
+        Err(McpError::Tool { message, .. }) => {
+            assert!(message.contains("`limit` must be"), "{}", message)
+        }
+        other => panic!("expected a tool error, got {:?}", other),
+    }
     let unknown = server.call("write", json!({}), CALL).await.unwrap_err();
     assert!(
         unknown.to_string().contains("there is no tool `write`")
