@@ -136,9 +136,9 @@ pub async fn serve_stdio(source: Arc<dyn DocSource>) -> Result<(), McpError> {
 }
 
 /// Serves any handler (the reference servers, or one that wraps them) over MCP on stdin/stdout
-/// until the client closes stdin; `name` is for error messages. The framing is [`crate::stdio::LineTransport`]'s: unparsable lines and
-/// requests before `initialize` are answered there. Input that ends before `initialize` is a
-/// client that went away, not an error.
+/// until the client closes stdin; `name` is for error messages. The framing is `stdio.rs`'s
+/// (`LineTransport`): unparsable lines and requests before `initialize` are answered there.
+/// Input that ends before `initialize` is a client that went away, not an error.
 pub async fn serve_handler_stdio<H: ServerHandler>(
     name: String,
     handler: H,
