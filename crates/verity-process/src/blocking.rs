@@ -96,8 +96,10 @@ impl Spec {
         })
     }
 
-    /// Runs the child to its end: it exited and its output pipes closed, or its timeout struck
-    /// (then [`Output::exit`] is [`Exit::TimedOut`]). The group is killed at the end either way.
+    /// Runs the child to its end: it exited, or its timeout struck (then [`Output::exit`] is
+    /// [`Exit::TimedOut`]). The group is killed at the end either way — once the child (the
+    /// group's leader) has exited, nothing it started outlives it — and what was written to the
+    /// output pipes is then read to their end (bounded by a short drain).
     /// `Err` only when it could not be started or waited for; see [`Output::into_result`].
     pub fn run(&self) -> Result<Output, ProcessError> {
         self.spawn()?.wait()
@@ -139,19 +141,17 @@ impl Process {
                     source,
                 })?;
             }
-            if let Some(status) = &status
-                && self.threads.iter().all(JoinHandle::is_finished)
-            {
+            if let Some(status) = &status {
+                // The leader is gone: the rest of its group goes with it (below), and what
+                // it wrote is read to the end within the drain.
                 break sandbox_exit(Exit::from_status(status), self.sandbox.is_some());
             }
             if let Some(timeout) = self.timeout
                 && self.started.elapsed() >= timeout
             {
                 self.group.kill();
-                if status.is_none() {
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
-                }
+                let _ = self.child.kill();
+                let _ = self.child.wait();
                 break Exit::TimedOut(timeout);
             }
             std::thread::sleep(POLL);

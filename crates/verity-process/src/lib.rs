@@ -6,7 +6,9 @@
 //! `sh -c 'ulimit …; exec "$0" "$@"'`; a sandbox would wrap it there too). Every child runs in
 //! its own process group (`process_group(0)`), and the whole group — grandchildren included —
 //! is killed with `SIGKILL` on timeout, when its handle (or the future running it) is dropped,
-//! and at the end of a run.
+//! and at the end of a run: as soon as the child, the group's leader, exits, crashes or is
+//! killed, the rest of its group goes too (a program started by `sh -c` or `npx` leaves
+//! nothing running behind it).
 //!
 //! Three forms:
 //!

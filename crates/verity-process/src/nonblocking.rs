@@ -29,9 +29,10 @@ impl Spec {
         Ok((command, backend))
     }
 
-    /// [`Spec::run`] on tokio: writes the input, reads the outputs to their end and waits for
-    /// the child, all within the timeout. However it ends — finished, timed out, or the future
-    /// dropped — the whole process group is killed.
+    /// [`Spec::run`] on tokio: writes the input, reads the outputs and waits for the child, all
+    /// within the timeout. However it ends — the child exited (its group is killed then, and
+    /// the outputs read to their end within a short drain), timed out, or the future dropped —
+    /// the whole process group is killed.
     pub async fn run_async(&self) -> Result<Output, ProcessError> {
         let (mut command, backend) = self.tokio_command()?;
         let started = std::time::Instant::now();
@@ -64,8 +65,24 @@ impl Spec {
                     read_async(pipe, &err_buf, || group.kill()).await;
                 }
             };
-            tokio::join!(write, read_out, read_err);
-            child.wait().await
+            let io = async {
+                tokio::join!(write, read_out, read_err);
+            };
+            let mut io = std::pin::pin!(io);
+            let mut io_done = false;
+            let status = loop {
+                tokio::select! {
+                    status = child.wait() => break status,
+                    () = &mut io, if !io_done => io_done = true,
+                }
+            };
+            // The leader is gone: the rest of its group goes with it, and what they wrote is
+            // read to the end within the drain.
+            group.kill();
+            if !io_done {
+                let _ = tokio::time::timeout(DRAIN, &mut io).await;
+            }
+            status
         };
         let finished = match self.timeout {
             Some(timeout) => tokio::time::timeout(timeout, run).await.ok(),
@@ -100,7 +117,9 @@ impl Spec {
     /// and output go to the caller; standard output and error are otherwise captured as the spec
     /// says, readable meanwhile. A task owns the child: it delivers signals while the child has
     /// not been reaped (so a signal never reaches a recycled process id), kills the group at
-    /// the timeout, and publishes how the child ended once its output has been read.
+    /// the timeout, kills the rest of the group as soon as the child (its leader) exits,
+    /// crashes or is killed — a server started by `sh -c` or `npx` leaves no grandchildren
+    /// behind —, and publishes how the child ended once its output has been read.
     pub fn spawn_async(&self) -> Result<AsyncProcess, ProcessError> {
         let (mut command, backend) = self.tokio_command()?;
         let mut child = command.spawn().map_err(|e| self.start_error(e))?;
@@ -285,6 +304,10 @@ async fn monitor(
             }
         }
     };
+    // The leader is gone: the rest of its group goes with it. Just reaped, its id cannot have
+    // been given to another process while any member of its group lives (the group keeps the
+    // id); with none left this finds nothing.
+    group.kill();
     let _ = tokio::time::timeout(DRAIN, async {
         for reader in readers {
             let _ = reader.await;

@@ -410,3 +410,91 @@ async fn a_spawned_process_is_signalled_timed_out_and_killed_on_drop() {
     assert_gone(grandchild);
     assert_gone(pid);
 }
+
+/// The shell prints its background sleeper's pid, which keeps standard output open, and exits.
+const LEAVES_A_SLEEPER: &str = "sleep 60 & echo $!";
+
+#[test]
+fn a_leader_that_exits_takes_its_group_along() {
+    // The sleeper holds standard output open: without the group killed when the shell exits,
+    // the run would wait for it until the timeout.
+    let started = Instant::now();
+    let out = sh(LEAVES_A_SLEEPER)
+        .stdout(Capture::UpTo(1024))
+        .timeout(Duration::from_secs(30))
+        .run()
+        .unwrap();
+    assert_eq!(out.exit, Exit::Code(0));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_gone(first_line_pid(&out.stdout.text()));
+}
+
+#[tokio::test]
+async fn an_async_leader_that_exits_takes_its_group_along() {
+    let started = Instant::now();
+    let out = sh(LEAVES_A_SLEEPER)
+        .stdout(Capture::UpTo(1024))
+        .timeout(Duration::from_secs(30))
+        .run_async()
+        .await
+        .unwrap();
+    assert_eq!(out.exit, Exit::Code(0));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_gone(first_line_pid(&out.stdout.text()));
+}
+
+#[tokio::test]
+async fn a_spawned_leader_that_exits_crashes_or_is_killed_takes_its_group_along() {
+    // Exits on its own.
+    let process = sh(LEAVES_A_SLEEPER)
+        .stdout(Capture::UpTo(1024))
+        .spawn_async()
+        .unwrap();
+    assert_eq!(
+        process.wait_exit(Duration::from_secs(10)).await,
+        Some(Exit::Code(0))
+    );
+    let sleeper = first_line_pid(&process.stdout().text());
+    assert_gone(sleeper);
+
+    // Crashes (a signal of its own) while its sleeper runs.
+    let process = sh("sleep 60 & echo $!; sleep 0.2; kill -SEGV $$")
+        .stdout(Capture::UpTo(1024))
+        .spawn_async()
+        .unwrap();
+    assert_eq!(
+        process.wait_exit(Duration::from_secs(10)).await,
+        Some(Exit::Signal(11))
+    );
+    assert_gone(first_line_pid(&process.stdout().text()));
+
+    // Killed from outside — the leader alone, not its group — while the handle lives on: the
+    // owner does nothing, the supervisor kills the rest.
+    let mut process = sh(SPAWNER).stdout(Capture::Piped).spawn_async().unwrap();
+    let leader = process.pid().unwrap();
+    let mut line = String::new();
+    tokio::io::AsyncBufReadExt::read_line(
+        &mut tokio::io::BufReader::new(process.take_stdout().unwrap()),
+        &mut line,
+    )
+    .await
+    .unwrap();
+    let sleeper = first_line_pid(&line);
+    assert!(alive(sleeper));
+    let pid = rustix::process::Pid::from_raw(i32::try_from(leader).unwrap()).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::KILL).unwrap();
+    assert_eq!(
+        process.wait_exit(Duration::from_secs(10)).await,
+        Some(Exit::Signal(9))
+    );
+    assert_gone(sleeper);
+    drop(process);
+}

@@ -2,6 +2,8 @@
 //! server plus `crash` and `sleep`), commands that fail, and raw JSON-RPC on its stdio.
 
 mod client;
+#[cfg(target_os = "linux")]
+mod groups;
 mod stdio;
 
 use std::collections::BTreeMap;
