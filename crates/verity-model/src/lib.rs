@@ -50,8 +50,8 @@ pub use provider::{
 pub use redact::{REDACTED, is_secret_param, redact_url, redact_urls};
 pub use response::{Response, ResponseError, SampleKey, ToolCall, Usage};
 pub use run::{
-    FIRST_SCORING, GroupRecord, RunListing, RunMeta, RunOptions, RunStatus, SampleRecord, Shard,
-    now_rfc3339,
+    FIRST_SCORING, GroupRecord, Liveness, RunListing, RunMeta, RunOptions, RunStatus, SampleRecord,
+    Shard, now_rfc3339,
 };
 pub use score::{Evidence, Score, ScoreStatus};
 pub use scorer::{GroupMember, PreflightInfo, Scope, Scorer};

@@ -38,6 +38,50 @@ impl RunStatus {
     }
 }
 
+impl RunStatus {
+    /// As a person is shown it: a run stored as `running` whose process is gone (killed,
+    /// crashed, the machine rebooted) is `interrupted`; one whose process this machine cannot
+    /// check (it ran elsewhere, or an older verity recorded none) is `running?`.
+    pub fn shown(self, liveness: Liveness) -> &'static str {
+        match (self, liveness) {
+            (RunStatus::Running, Liveness::Gone) => RunStatus::Interrupted.as_str(),
+            (RunStatus::Running, Liveness::Unknown) => "running?",
+            (status, _) => status.as_str(),
+        }
+    }
+
+    /// [`RunStatus::shown`] for JSON: `unknown` instead of `running?`.
+    pub fn shown_json(self, liveness: Liveness) -> &'static str {
+        match (self, liveness) {
+            (RunStatus::Running, Liveness::Unknown) => "unknown",
+            (status, liveness) => status.shown(liveness),
+        }
+    }
+
+    /// Whether the run is shown as interrupted (stored so, or its process is gone): it can be
+    /// continued with `verity run --resume`.
+    pub fn is_interrupted(self, liveness: Liveness) -> bool {
+        self.shown(liveness) == RunStatus::Interrupted.as_str()
+    }
+}
+
+/// Whether the process that owns a run stored as `running` is still there (the store records
+/// the owner when a run starts or is resumed, and checks it when it loads the run). Not
+/// stored: worked out on every load.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Liveness {
+    /// Not checked: the run is not stored as running, or was not loaded from a store.
+    #[default]
+    Unchecked,
+    /// Its process runs on this machine.
+    Alive,
+    /// Its process is gone: the run was interrupted.
+    Gone,
+    /// This machine cannot tell (the run's process is on another machine, or none was
+    /// recorded).
+    Unknown,
+}
+
 /// The options a run was started with, beyond the suite itself.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunOptions {
@@ -100,6 +144,10 @@ pub struct RunMeta {
     /// as the Swift toolchain and its version, and warnings); empty when no scorer reported.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub preflight: BTreeMap<String, crate::PreflightInfo>,
+    /// Whether the process that runs it is still there (see [`RunStatus::shown`]); set by the
+    /// store on load, never stored.
+    #[serde(skip)]
+    pub liveness: Liveness,
 }
 
 /// One finished sample as stored: the raw response plus the current scoring's verdicts.
@@ -156,4 +204,7 @@ pub struct RunListing {
     /// current scoring.
     pub passed: u64,
     pub errors: u64,
+    /// Whether the process that runs it is still there (see [`RunStatus::shown`]).
+    #[serde(skip)]
+    pub liveness: Liveness,
 }

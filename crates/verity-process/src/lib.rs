@@ -28,6 +28,7 @@ mod capture;
 mod group;
 mod nonblocking;
 mod sandbox;
+mod stamp;
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -38,6 +39,7 @@ pub use capture::{Capture, Captured, Quote, quote_tail};
 pub use group::Signal;
 pub use nonblocking::AsyncProcess;
 pub use sandbox::{Backend, BackendChoice, Sandbox, SandboxLimits};
+pub use stamp::{ProcessStamp, StampState};
 
 /// How long to wait, once the run is over and its group killed, for the rest of its output (a
 /// process outside the group, e.g. one that started its own session, may hold a pipe open).

@@ -69,7 +69,7 @@ pub fn to_json(view: &RunView) -> Value {
                 "description": h.suite_description,
                 "content_hash": h.suite_hash,
             },
-            "status": h.status.as_str(),
+            "status": h.json_status(),
             "started_at": h.started_at,
             "finished_at": h.finished_at,
             "duration_ms": h.duration_ms,

@@ -52,7 +52,9 @@ pub fn task_list_json(tasks: &[&Task]) -> Value {
 }
 
 /// The runs of a database as a table, newest first as given, then the count and where they
-/// are (`db`).
+/// are (`db`), and how to finish an interrupted run. The status is the one shown
+/// ([`RunStatus::shown`](verity_model::RunStatus::shown)): a run stored as running whose
+/// process is gone is `interrupted`, one this machine cannot check `running?`.
 pub fn render_runs(runs: &[RunListing], db: &str) -> String {
     let sw = column_width(runs.iter().map(|r| r.suite_name.as_str()), "suite");
     let mut out = format!(
@@ -70,19 +72,49 @@ pub fn render_runs(runs: &[RunListing], db: &str) -> String {
             "{:20}  {:sw$}  {:11}  {:20}  {:>11}  {:>7}\n",
             r.id,
             r.suite_name,
-            r.status.as_str(),
+            r.status.shown(r.liveness),
             started,
             format!("{}/{}", r.completed, r.total),
             r.passed
         ));
     }
     out.push_str(&format!("{} runs in {db}\n", runs.len()));
+    let interrupted: Vec<&str> = runs
+        .iter()
+        .filter(|r| r.status.is_interrupted(r.liveness))
+        .map(|r| r.id.as_str())
+        .collect();
+    if let Some(newest) = interrupted.first() {
+        out.push_str(&format!(
+            "{} interrupted: `verity run --resume {newest}` finishes {} (its stored samples are kept)\n",
+            interrupted.len(),
+            if interrupted.len() == 1 { "it" } else { "the newest" },
+        ));
+    }
+    if runs
+        .iter()
+        .any(|r| r.status.shown(r.liveness) == "running?")
+    {
+        out.push_str(
+            "running?: stored as running by a process on another machine (or by a verity that \
+             did not record it): this machine cannot tell whether it still runs\n",
+        );
+    }
     out
 }
 
-/// The runs of a database as JSON, one object each.
+/// The runs of a database as JSON, one object each; `status` is the one shown
+/// ([`RunStatus::shown_json`](verity_model::RunStatus::shown_json)).
 pub fn runs_json(runs: &[RunListing]) -> Value {
-    serde_json::to_value(runs).unwrap_or_default()
+    runs.iter()
+        .map(|r| {
+            let mut v = serde_json::to_value(r).unwrap_or_default();
+            if let Some(o) = v.as_object_mut() {
+                o.insert("status".into(), r.status.shown_json(r.liveness).into());
+            }
+            v
+        })
+        .collect()
 }
 
 /// The width of a column: its widest value, at least its heading's.
@@ -96,7 +128,7 @@ fn column_width<'a>(values: impl Iterator<Item = &'a str>, heading: &str) -> usi
 
 #[cfg(test)]
 mod tests {
-    use verity_model::RunStatus;
+    use verity_model::{Liveness, RunStatus};
 
     use super::*;
 
@@ -111,6 +143,7 @@ mod tests {
             total: 10,
             passed: 2,
             errors: 1,
+            liveness: Default::default(),
         }
     }
 
@@ -119,17 +152,49 @@ mod tests {
         let runs = [listing("20261124-120001-abcd", "a-long-suite-name")];
         let table = render_runs(&runs, "v.db");
         let lines: Vec<&str> = table.lines().collect();
-        assert_eq!(lines.len(), 3, "{table}");
+        assert_eq!(lines.len(), 4, "{table}");
         assert!(lines[0].starts_with("run  ") && lines[0].contains("suite"));
         assert!(lines[1].contains("a-long-suite-name  interrupted  2026-11-24 12:00:01"));
         assert!(lines[1].ends_with("3/10        2"), "{table}");
         assert_eq!(lines[2], "1 runs in v.db");
+        assert_eq!(
+            lines[3],
+            "1 interrupted: `verity run --resume 20261124-120001-abcd` finishes it (its stored samples are kept)"
+        );
         assert_eq!(
             runs_json(&runs)[0],
             json!({"id": "20261124-120001-abcd", "suite": "a-long-suite-name",
                    "status": "interrupted", "started_at": "2026-11-24T12:00:01.512Z",
                    "finished_at": null, "completed": 3, "total": 10, "passed": 2, "errors": 1})
         );
+    }
+
+    #[test]
+    fn a_running_run_is_shown_by_its_process() {
+        let mut alive = listing("r-alive", "s");
+        alive.status = RunStatus::Running;
+        alive.liveness = Liveness::Alive;
+        let mut gone = listing("r-gone", "s");
+        gone.status = RunStatus::Running;
+        gone.liveness = Liveness::Gone;
+        let mut elsewhere = listing("r-elsewhere", "s");
+        elsewhere.status = RunStatus::Running;
+        elsewhere.liveness = Liveness::Unknown;
+        let runs = [alive, gone, elsewhere];
+        let table = render_runs(&runs, "v.db");
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[1].contains("  running   "), "{table}");
+        assert!(lines[2].contains("  interrupted  "), "{table}");
+        assert!(lines[3].contains("  running?  "), "{table}");
+        assert!(
+            lines[5].starts_with("1 interrupted: `verity run --resume r-gone` finishes it"),
+            "{table}"
+        );
+        assert!(lines[6].starts_with("running?: "), "{table}");
+        let json = runs_json(&runs);
+        assert_eq!(json[0]["status"], "running");
+        assert_eq!(json[1]["status"], "interrupted");
+        assert_eq!(json[2]["status"], "unknown");
     }
 
     #[test]

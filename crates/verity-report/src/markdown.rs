@@ -207,7 +207,7 @@ fn run_header(view: &RunView, out: &mut String) {
             "Suite".into(),
             format!("{} ({})", escape_text(&h.suite_name), code(&h.suite_path)),
         ],
-        vec!["Status".into(), h.status.as_str().into()],
+        vec!["Status".into(), h.shown_status().into()],
         vec!["Started".into(), h.started_at.clone()],
         vec![
             "Finished".into(),

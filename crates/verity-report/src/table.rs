@@ -241,7 +241,7 @@ fn header(view: &RunView, st: &Styler, out: &mut String) {
         "suite".into(),
         format!("{} ({})", h.suite_name, h.suite_path).into(),
     ]);
-    g.row(vec!["status".into(), h.status.as_str().into()]);
+    g.row(vec!["status".into(), h.shown_status().into()]);
     g.row(vec!["started".into(), h.started_at.as_str().into()]);
     g.row(vec![
         "finished".into(),

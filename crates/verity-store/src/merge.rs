@@ -364,6 +364,7 @@ impl Store {
             // Each shard's pre-flight, merged: its facts (the machines may differ; the first
             // shard's value of a fact is kept) and every warning and note once.
             preflight: merged_preflight(shards.iter().map(|s| &s.meta.preflight)),
+            liveness: Default::default(),
         };
         let position: HashMap<&str, usize> = meta
             .suite

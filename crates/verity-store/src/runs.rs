@@ -1,8 +1,9 @@
 //! Runs: recording one, its status and metadata (stripped of credentials on the way in),
 //! listing and resolving them.
 
-use rusqlite::{Connection, OptionalExtension, params};
-use verity_model::{RunListing, RunMeta, RunStatus, redact_url, redact_urls};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+use verity_model::{Liveness, RunListing, RunMeta, RunStatus, redact_url, redact_urls};
+use verity_process::{ProcessStamp, StampState};
 
 use crate::tasks::insert_tasks_on;
 use crate::{Result, Store, StoreError, json, ms_sql, parse};
@@ -36,28 +37,54 @@ impl Store {
         Ok(())
     }
 
-    /// Every run, newest first, with its progress and pass count under its current scoring.
+    /// Records this process as the owner of a run it starts or continues (see
+    /// [`Liveness`]): while it runs, the run is `running`; once it is gone without finishing
+    /// the run, the run is shown as interrupted.
+    pub fn claim_run(&self, id: &str) -> Result<()> {
+        let me = ProcessStamp::current();
+        let n = self.conn.execute(
+            "UPDATE runs SET owner_pid = ?2, owner_start = ?3, owner_boot = ?4, owner_host = ?5
+             WHERE id = ?1",
+            params![
+                id,
+                me.pid,
+                me.start_ticks.map(|t| t as i64),
+                me.boot_id,
+                me.host
+            ],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NoSuchRun(id.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// Every run, newest first, with its progress and pass count under its current scoring,
+    /// and whether the process of a run stored as running is still there.
     pub fn list_runs(&self) -> Result<Vec<RunListing>> {
         // By time, not by the text of the time: `…:01.5Z` must sort before `…:01.512Z`.
         let mut stmt = self.conn.prepare(&format!(
             "SELECT r.id, r.suite_name, r.status, r.started_at, r.finished_at, r.total_samples,
                     (SELECT COUNT(*) FROM samples s WHERE s.run_id = r.id),
                     (SELECT COUNT(*) FROM scores c WHERE c.run_id = r.id AND c.scoring = r.scoring AND c.outcome = 'pass'),
-                    (SELECT COUNT(*) FROM scores c WHERE c.run_id = r.id AND c.scoring = r.scoring AND c.outcome = 'error')
+                    (SELECT COUNT(*) FROM scores c WHERE c.run_id = r.id AND c.scoring = r.scoring AND c.outcome = 'error'),
+                    r.owner_pid, r.owner_start, r.owner_boot, r.owner_host
              FROM runs r ORDER BY {} DESC, r.id DESC",
             ms_sql("r.started_at")
         ))?;
         let rows = stmt.query_map([], |r| {
+            let status = RunStatus::parse(&r.get::<_, String>(2)?).unwrap_or(RunStatus::Failed);
             Ok(RunListing {
                 id: r.get(0)?,
                 suite_name: r.get(1)?,
-                status: RunStatus::parse(&r.get::<_, String>(2)?).unwrap_or(RunStatus::Failed),
+                status,
                 started_at: r.get(3)?,
                 finished_at: r.get(4)?,
                 total: r.get::<_, i64>(5)? as u64,
                 completed: r.get::<_, i64>(6)? as u64,
                 passed: r.get::<_, i64>(7)? as u64,
                 errors: r.get::<_, i64>(8)? as u64,
+                liveness: liveness(status, owner(r, 9)?),
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -133,20 +160,24 @@ impl Store {
     /// [`Store::load_run`] without the tasks (`suite.tasks` is empty): for a runner that pages
     /// them with [`Store::task_page`].
     pub fn load_run_meta(&self, id: &str) -> Result<RunMeta> {
-        let row: Option<(String, String, Option<String>, u32)> = self
+        type Row = (String, String, Option<String>, u32, Option<ProcessStamp>);
+        let row: Option<Row> = self
             .conn
             .query_row(
-                "SELECT meta_json, status, finished_at, scoring FROM runs WHERE id = ?1",
+                "SELECT meta_json, status, finished_at, scoring,
+                        owner_pid, owner_start, owner_boot, owner_host
+                 FROM runs WHERE id = ?1",
                 [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, owner(r, 4)?)),
             )
             .optional()?;
-        let (meta_json, status, finished_at, scoring) =
+        let (meta_json, status, finished_at, scoring, owner) =
             row.ok_or_else(|| StoreError::NoSuchRun(id.to_owned()))?;
         let mut meta: RunMeta = parse("run metadata", &meta_json)?;
         meta.status = RunStatus::parse(&status).unwrap_or(RunStatus::Failed);
         meta.finished_at = finished_at;
         meta.scoring = scoring;
+        meta.liveness = liveness(meta.status, owner);
         Ok(meta)
     }
 
@@ -168,11 +199,43 @@ impl Store {
     }
 }
 
+/// The owner recorded in a run row's four owner columns, from column `at` on; `None` for a run
+/// an older verity recorded.
+fn owner(r: &Row<'_>, at: usize) -> rusqlite::Result<Option<ProcessStamp>> {
+    let Some(pid) = r.get::<_, Option<i64>>(at)? else {
+        return Ok(None);
+    };
+    let start: Option<i64> = r.get(at + 1)?;
+    let boot_id: Option<String> = r.get(at + 2)?;
+    let host: Option<String> = r.get(at + 3)?;
+    Ok(u32::try_from(pid).ok().map(|pid| ProcessStamp {
+        pid,
+        start_ticks: start.and_then(|t| u64::try_from(t).ok()),
+        boot_id,
+        host,
+    }))
+}
+
+/// Whether the owner of a run stored as running is still there; only such runs are checked.
+fn liveness(status: RunStatus, owner: Option<ProcessStamp>) -> Liveness {
+    if status != RunStatus::Running {
+        return Liveness::Unchecked;
+    }
+    match owner.map(|o| o.state()) {
+        Some(StampState::Alive) => Liveness::Alive,
+        Some(StampState::Gone) => Liveness::Gone,
+        Some(StampState::Unknown) | None => Liveness::Unknown,
+    }
+}
+
+/// Inserts a run's row, owned by this process (see [`Store::claim_run`]).
 pub(crate) fn insert_run_on(conn: &Connection, meta: &RunMeta) -> Result<()> {
+    let me = ProcessStamp::current();
     conn.execute(
         "INSERT INTO runs (id, suite_name, suite_path, suite_hash, status, started_at, finished_at,
-                           verity_version, scoring, total_samples, meta_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                           verity_version, scoring, total_samples, meta_json,
+                           owner_pid, owner_start, owner_boot, owner_host)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         params![
             meta.id,
             meta.suite.name,
@@ -185,6 +248,10 @@ pub(crate) fn insert_run_on(conn: &Connection, meta: &RunMeta) -> Result<()> {
             meta.scoring,
             meta.total_samples as i64,
             meta_json(meta),
+            me.pid,
+            me.start_ticks.map(|t| t as i64),
+            me.boot_id,
+            me.host,
         ],
     )?;
     Ok(())

@@ -158,6 +158,16 @@ pub const MIGRATIONS: &[&str] = &[
         FROM runs r, json_each(r.meta_json, '$.suite.tasks') j;
     UPDATE runs SET meta_json = json_set(meta_json, '$.suite.tasks', json('[]'));
     "#,
+    // 4: the process that owns a run while it runs (`verity_process::ProcessStamp`): its pid,
+    // its start time in clock ticks since boot, the boot id and the host name, written when the
+    // run starts or is resumed. A run stored as running whose owner is gone is shown as
+    // interrupted. Older runs have none (shown as `running?` while stored as running).
+    r#"
+    ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+    ALTER TABLE runs ADD COLUMN owner_start INTEGER;
+    ALTER TABLE runs ADD COLUMN owner_boot TEXT;
+    ALTER TABLE runs ADD COLUMN owner_host TEXT;
+    "#,
 ];
 
 impl Store {

@@ -8,6 +8,7 @@ mod cache;
 mod failed;
 mod merge;
 mod open;
+mod owner;
 mod redact;
 mod retention;
 mod retry;
@@ -45,6 +46,7 @@ fn meta(id: &str, started: &str) -> RunMeta {
         total_samples: 2,
         scoring: 1,
         preflight: Default::default(),
+        liveness: Default::default(),
     }
 }
 

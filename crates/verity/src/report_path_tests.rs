@@ -21,6 +21,7 @@ fn meta() -> RunMeta {
         total_samples: 0,
         scoring: 1,
         preflight: Default::default(),
+        liveness: Default::default(),
     }
 }
 

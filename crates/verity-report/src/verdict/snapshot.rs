@@ -180,7 +180,7 @@ impl Snapshot {
                     suite_hash: view.header.suite_hash.clone(),
                     verity_version: view.header.verity_version.clone(),
                     date: view.header.started_at.clone(),
-                    status: view.header.status.as_str().to_owned(),
+                    status: view.header.json_status().to_owned(),
                     epochs: view.header.epochs,
                     errors: view.error_policy(),
                     metrics: metrics_of(view, name),

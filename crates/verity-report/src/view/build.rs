@@ -142,7 +142,7 @@ impl<'a> Builder<'a> {
             notes.push(format!(
                 "the run is {}: {} of {} samples are stored and every figure covers stored \
                  samples only",
-                meta.status.as_str(),
+                meta.status.shown(meta.liveness),
                 samples.len(),
                 meta.total_samples
             ));
@@ -260,6 +260,7 @@ impl<'a> Builder<'a> {
             suite_description: m.suite.description.clone(),
             suite_hash: m.suite.content_hash.clone(),
             status: m.status,
+            liveness: m.liveness,
             started_at: m.started_at.clone(),
             finished_at: m.finished_at.clone(),
             duration_ms: m

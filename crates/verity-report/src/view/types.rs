@@ -108,7 +108,10 @@ pub struct Header {
     pub suite_description: Option<String>,
     /// BLAKE3 over the suite's files.
     pub suite_hash: String,
+    /// As stored; see [`Header::shown_status`] for what is shown.
     pub status: RunStatus,
+    /// Whether the process of a run stored as running is still there.
+    pub liveness: verity_model::Liveness,
     pub started_at: String,
     pub finished_at: Option<String>,
     /// `finished_at - started_at`, when both parse as RFC 3339 and are in order.
@@ -130,6 +133,19 @@ pub struct Header {
     /// The toolchain the `swift` scorer's pre-flight found, as one string (`swift-frontend
     /// 6.0.3`, `tree-sitter`): seed 000 §7.2's `toolchain`. `None` without one.
     pub toolchain: Option<String>,
+}
+
+impl Header {
+    /// The status as shown: a run stored as running whose process is gone is `interrupted`,
+    /// one this machine cannot check `running?` ([`RunStatus::shown`]).
+    pub fn shown_status(&self) -> &'static str {
+        self.status.shown(self.liveness)
+    }
+
+    /// [`Header::shown_status`] for JSON (`unknown` instead of `running?`).
+    pub fn json_status(&self) -> &'static str {
+        self.status.shown_json(self.liveness)
+    }
 }
 
 /// One variant as the run used it.

@@ -175,6 +175,7 @@ pub fn meta() -> RunMeta {
         total_samples: 16,
         scoring: 1,
         preflight: Default::default(),
+        liveness: Default::default(),
         suite,
     }
 }

@@ -95,6 +95,7 @@ fn run(id: &str, hash: &str, counts: &Counts) -> (RunMeta, Vec<SampleRecord>) {
         total_samples: samples.len() as u64,
         scoring: 1,
         preflight: Default::default(),
+        liveness: Default::default(),
         suite,
     };
     (meta, samples)

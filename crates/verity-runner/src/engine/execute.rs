@@ -162,7 +162,7 @@ pub async fn execute(ex: Execution, store: &mut Store) -> Result<RunSummary, Run
 /// Starts the run in the store: a new run's row (written with its tasks by
 /// [`crate::prepare`]) gets the options it runs with and the providers' own names of their
 /// models; a continued run is
-/// marked running again. Either records what the scorers' pre-flight found (a continued run
+/// marked running again. Either is claimed by this process ([`Store::claim_run`]). Either records what the scorers' pre-flight found (a continued run
 /// may run on another machine: the latest pre-flight is the one its new samples ran under).
 fn start_run(
     plan: &Plan,
@@ -171,6 +171,8 @@ fn start_run(
     preflight: BTreeMap<String, verity_model::PreflightInfo>,
     store: &mut Store,
 ) -> Result<Started, RunError> {
+    // This process runs it now: should it die without finishing, the run shows as interrupted.
+    store.claim_run(&plan.run_id)?;
     let mut meta = store.load_run_meta(&plan.run_id)?;
     meta.preflight = preflight;
     if continued {
@@ -454,6 +456,7 @@ pub fn staged_run_meta(plan: &Plan) -> RunMeta {
         total_samples: plan.total(),
         scoring: FIRST_SCORING,
         preflight: Default::default(),
+        liveness: Default::default(),
     }
 }
 

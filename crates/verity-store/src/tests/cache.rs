@@ -280,7 +280,15 @@ fn an_old_database_gains_the_cache_and_keeps_its_runs() {
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(MIGRATIONS[0]).unwrap();
         c.execute_batch("PRAGMA user_version = 1").unwrap();
-        crate::runs::insert_run_on(&c, &super::meta("old", "2026-01-01T00:00:00Z")).unwrap();
+        // A run row as the first schema had it (no owner), stored as running.
+        let meta = super::meta("old", "2026-01-01T00:00:00Z");
+        c.execute(
+            "INSERT INTO runs (id, suite_name, suite_path, suite_hash, status, started_at,
+                               verity_version, scoring, total_samples, meta_json)
+             VALUES ('old', 's', 'p', 'h', 'running', ?1, 'v', 1, 0, ?2)",
+            rusqlite::params![meta.started_at, crate::runs::meta_json(&meta)],
+        )
+        .unwrap();
     }
     let mut s = Store::open(&path).unwrap();
     let v: i64 = s
@@ -288,7 +296,11 @@ fn an_old_database_gains_the_cache_and_keeps_its_runs() {
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(v, MIGRATIONS.len() as i64);
-    assert_eq!(s.list_runs().unwrap()[0].id, "old");
+    let listed = &s.list_runs().unwrap()[0];
+    assert_eq!(listed.id, "old");
+    // Nothing says which process ran it: this machine cannot tell.
+    assert_eq!(listed.liveness, verity_model::Liveness::Unknown);
+    assert_eq!(listed.status.shown(listed.liveness), "running?");
     s.write(&[put("k", "openai", "gpt", "2026-01-01T00:00:00Z", "x")])
         .unwrap();
     assert_eq!(s.cache_get("k").unwrap(), Some(entry("x")));

@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use verity_model::{ErrorKind, RunStatus, Shard};
+use verity_model::{ErrorKind, Liveness, RunStatus, Shard};
 use verity_runner::{FailedIn, Overrides, PlanOptions, PrepareError, RunRequest};
 use verity_store::Store;
 
@@ -31,6 +31,13 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
             if meta.status == RunStatus::Completed {
                 eprintln!("run {id} is already complete; nothing to resume");
                 return Ok(exit::OK);
+            }
+            // Two processes must not run the same samples into one run.
+            if meta.status == RunStatus::Running && meta.liveness == Liveness::Alive {
+                return Err(CliError::usage(format!(
+                    "run {id} is still running in another verity process; wait for it, or stop \
+                     it (Ctrl-C) and resume then"
+                )));
             }
             let mut plan = verity_runner::plan_from_run(&meta, store.task_count(&id)?);
             plan.options.concurrency = settings.concurrency;

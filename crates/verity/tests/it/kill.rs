@@ -3,7 +3,9 @@ use std::time::{Duration, Instant};
 use crate::support::*;
 
 /// A run killed with SIGKILL halfway leaves a readable database holding every sample that had
-/// completed, each with its scores.
+/// completed, each with its scores; `verity runs` and the report show it as interrupted (its
+/// process is gone) with the command that finishes it, and that command finishes it without
+/// losing a stored sample.
 #[test]
 fn sigkill_mid_run_keeps_every_completed_sample() {
     let dir = tempfile::tempdir().unwrap();
@@ -50,6 +52,23 @@ fn sigkill_mid_run_keeps_every_completed_sample() {
             "the run finished before it could be killed"
         );
     }
+    // While its process runs, it is running, and nobody else may resume it.
+    let live = verity_store::Store::open_read_only(&db)
+        .unwrap()
+        .list_runs()
+        .unwrap();
+    assert_eq!(live[0].liveness, verity_model::Liveness::Alive);
+    let refused = run_code(
+        verity(dir.path())
+            .args(["run", "--resume", "latest", "--quiet", "--db"])
+            .arg(&db),
+        2,
+    );
+    assert!(
+        stderr(&refused).contains("is still running in another verity process"),
+        "{}",
+        stderr(&refused)
+    );
     child.kill().unwrap(); // SIGKILL on Unix
     child.wait().unwrap();
 
@@ -75,6 +94,29 @@ fn sigkill_mid_run_keeps_every_completed_sample() {
     }
     // Every completed sample also has its observation.
     assert!(store.observations(&runs[0].id).unwrap().len() >= samples.len());
+    let id = runs[0].id.clone();
+    // Stored as running, shown as interrupted: its process is gone.
+    assert_eq!(runs[0].liveness, verity_model::Liveness::Gone);
+    let listed = run_ok(verity(dir.path()).args(["runs", "--db"]).arg(&db));
+    let listed = stdout(&listed);
+    let row = listed.lines().nth(1).unwrap_or_default();
+    assert!(
+        row.starts_with(&id) && row.contains("  interrupted  "),
+        "{listed}"
+    );
+    assert!(
+        listed.contains(&format!(
+            "1 interrupted: `verity run --resume {id}` finishes it"
+        )),
+        "{listed}"
+    );
+    let json = run_ok(
+        verity(dir.path())
+            .args(["runs", "--format", "json", "--db"])
+            .arg(&db),
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(json[0]["status"], "interrupted");
     // And the CLI reads it.
     let out = run_ok(
         verity(dir.path())
@@ -93,4 +135,39 @@ fn sigkill_mid_run_keeps_every_completed_sample() {
         })
         .count();
     assert_eq!(run_tasks, samples.len());
+    assert_eq!(v["run"]["status"], "interrupted");
+
+    // The hint's command finishes it: only the missing samples run, the stored ones stay.
+    let before: std::collections::BTreeMap<String, String> = samples
+        .iter()
+        .map(|s| (s.key.to_string(), s.completed_at.clone()))
+        .collect();
+    drop(store);
+    run_ok(
+        verity(dir.path())
+            .args([
+                "run", "--resume", &id, "--quiet", "--color", "never", "--db",
+            ])
+            .arg(&db),
+    );
+    let store = verity_store::Store::open(&db).unwrap();
+    let runs = store.list_runs().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].status, verity_model::RunStatus::Completed);
+    assert_eq!(runs[0].completed, 400);
+    let after = store.load_samples(&id, None).unwrap();
+    assert_eq!(after.len(), 400);
+    for s in &after {
+        if let Some(at) = before.get(&s.key.to_string()) {
+            assert_eq!(&s.completed_at, at, "sample {} was run again", s.key);
+        }
+        assert_eq!(s.outcome, verity_model::Outcome::Pass, "{}", s.key);
+    }
+    let listed = run_ok(verity(dir.path()).args(["runs", "--db"]).arg(&db));
+    assert!(
+        stdout(&listed).contains("  completed  "),
+        "{}",
+        stdout(&listed)
+    );
+    assert!(!stdout(&listed).contains("interrupted"));
 }
