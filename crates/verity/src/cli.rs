@@ -18,11 +18,30 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     after_help = "Exit codes: 0 ok, 1 gate failed (regression), 2 usage or suite error, 3 infrastructure error, 130 interrupted.\nSee docs/exit-codes.md."
 )]
 pub struct Cli {
+    #[command(flatten)]
+    pub global: Globals,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The flags every subcommand accepts, before or after its name (`verity --color never retry
+/// …` and `verity retry … --color never` alike). Defined once here, never again on a
+/// subcommand; a command that has no use for one ignores it.
+#[derive(Debug, Args, Clone)]
+pub struct Globals {
     /// Settings file [default: $VERITY_CONFIG, else ./verity.toml when present]
     #[arg(long, global = true, value_name = "PATH")]
     pub config: Option<PathBuf>,
-    #[command(subcommand)]
-    pub command: Command,
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Colour in messages and tables: auto (on a terminal, unless NO_COLOR is set), always or
+    /// never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// No progress output and no summary (commands that run samples: run, retry, corpus
+    /// generate).
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -87,7 +106,8 @@ pub enum Command {
     Rescore(RescoreArgs),
     /// Re-run the samples of a stored run that ended in an infrastructure error.
     Retry(RetryArgs),
-    /// Combine the shard databases of one run (`run --shard K/N`) into one run.
+    /// Combine the shard databases of one run (`run --shard K/N`) into one run, written to
+    /// --db (or the default database).
     Merge(MergeArgs),
     /// Inspect or prune the response cache.
     #[command(subcommand)]
@@ -223,13 +243,6 @@ pub struct RunArgs {
     pub force: bool,
     #[command(flatten)]
     pub exec: ExecArgs,
-    /// No progress output and no summary table.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 /// The gates the command line adds to a run's (or to `compare`'s B): exit 1 when one fails.
@@ -307,10 +320,6 @@ pub struct RetryArgs {
     /// Let the suite's `[report]` files replace existing files (as `verity run --force`).
     #[arg(long)]
     pub force: bool,
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[derive(Debug, Args)]
@@ -318,9 +327,6 @@ pub struct MergeArgs {
     /// Shard databases (each from `verity run --shard K/N --db ...`).
     #[arg(required = true, num_args = 1..)]
     pub sources: Vec<PathBuf>,
-    /// Where the merged run goes (--db, or the default database).
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -332,10 +338,7 @@ pub enum CacheCommand {
 }
 
 #[derive(Debug, Args)]
-pub struct CacheStatsArgs {
-    #[command(flatten)]
-    pub db: DbArgs,
-}
+pub struct CacheStatsArgs {}
 
 #[derive(Debug, Args)]
 pub struct CachePruneArgs {
@@ -351,8 +354,6 @@ pub struct CachePruneArgs {
     /// Every entry.
     #[arg(long)]
     pub all: bool,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -376,8 +377,6 @@ pub struct ObsPruneArgs {
         help = "[default: verity.toml's [observations] keep_days, else 30]"
     )]
     pub keep_days: Option<u32>,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -684,21 +683,12 @@ pub struct CorpusGenerateArgs {
     pub command: Option<String>,
     #[command(flatten)]
     pub exec: ExecArgs,
-    /// No progress output and no summary.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// A suite directory, a suite.toml, or a dataset file.
     pub suite: PathBuf,
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
 }
 
 #[derive(Debug, Args)]
@@ -727,10 +717,6 @@ pub struct ReportArgs {
     pub scoring: Option<u32>,
     #[command(flatten)]
     pub gating: GateArgs,
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[derive(Debug, Args)]
@@ -747,8 +733,6 @@ pub struct CompareArgs {
     /// Gates on B, with A as its baseline.
     #[command(flatten)]
     pub gating: GateFlags,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -771,8 +755,6 @@ pub struct BaselineSaveArgs {
     /// Replace an existing baseline.
     #[arg(long)]
     pub force: bool,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[derive(Debug, Args)]
@@ -790,8 +772,6 @@ pub struct RunsArgs {
     /// table or json.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[derive(Debug, Args)]
@@ -801,8 +781,6 @@ pub struct RescoreArgs {
     /// Score with this suite's scorers, outcome rule and expectations instead of the stored ones.
     #[arg(long, value_name = "PATH")]
     pub suite: Option<PathBuf>,
-    #[command(flatten)]
-    pub db: DbArgs,
 }
 
 #[cfg(test)]
@@ -812,5 +790,78 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    /// Every subcommand's path, leaves and groups alike (`["cache", "prune"]`).
+    fn paths(command: &clap::Command, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        for sub in command.get_subcommands() {
+            let mut path = prefix.to_vec();
+            path.push(sub.get_name().to_owned());
+            out.push(path.clone());
+            paths(sub, &path, out);
+        }
+    }
+
+    const GLOBALS: [&[&str]; 5] = [
+        &["--color", "never"],
+        &["--db", "x.db"],
+        &["--config", "verity.toml"],
+        &["--quiet"],
+        &["-q"],
+    ];
+
+    #[test]
+    fn every_subcommand_accepts_the_global_flags_before_and_after_its_name() {
+        let mut all = Vec::new();
+        paths(&super::Cli::command(), &[], &mut all);
+        assert!(all.len() > 20, "{all:?}");
+        assert!(all.contains(&vec!["retry".to_owned()]));
+        for path in &all {
+            for flag in GLOBALS {
+                let after = std::iter::once("verity")
+                    .chain(path.iter().map(String::as_str))
+                    .chain(flag.iter().copied());
+                let before = std::iter::once("verity")
+                    .chain(flag.iter().copied())
+                    .chain(path.iter().map(String::as_str));
+                for (place, argv) in [
+                    ("after", after.collect::<Vec<_>>()),
+                    ("before", before.collect()),
+                ] {
+                    // Without a subcommand's own required arguments the parse fails, but never
+                    // on the global flag.
+                    if let Err(e) = super::Cli::command().try_get_matches_from(&argv) {
+                        use clap::error::ErrorKind as K;
+                        assert!(
+                            !matches!(
+                                e.kind(),
+                                K::UnknownArgument | K::InvalidValue | K::ArgumentConflict
+                            ),
+                            "`{}` ({place} the name) is refused: {e}",
+                            argv.join(" ")
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn global_flags_reach_the_command() {
+        use clap::Parser as _;
+        let cli = super::Cli::try_parse_from([
+            "verity", "retry", "latest", "--failed", "--color", "never", "--db", "r.db", "-q",
+        ])
+        .unwrap();
+        assert_eq!(cli.global.color, super::ColorChoice::Never);
+        assert_eq!(
+            cli.global.db.db.as_deref(),
+            Some(std::path::Path::new("r.db"))
+        );
+        assert!(cli.global.quiet);
+        assert!(matches!(cli.command, super::Command::Retry(_)));
+        let cli = super::Cli::try_parse_from(["verity", "--color", "always", "runs"]).unwrap();
+        assert_eq!(cli.global.color, super::ColorChoice::Always);
+        assert!(!cli.global.quiet);
     }
 }

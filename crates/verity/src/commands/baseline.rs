@@ -8,19 +8,19 @@ use verity_report::{Baseline, render_baseline, render_baseline_change, short};
 
 use super::verdict::{BASELINE_FILE, load, read_baseline, suite_root};
 use super::{open_existing_read_only, write_out};
-use crate::cli::{BaselineCommand, BaselineSaveArgs, BaselineShowArgs, Format};
+use crate::cli::{BaselineCommand, BaselineSaveArgs, BaselineShowArgs, Format, Globals};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn baseline(c: BaselineCommand, config: &Config) -> Result<u8, CliError> {
+pub(super) fn baseline(c: BaselineCommand, config: &Config, g: &Globals) -> Result<u8, CliError> {
     match c {
-        BaselineCommand::Save(a) => save(a, config),
+        BaselineCommand::Save(a) => save(a, config, g),
         BaselineCommand::Show(a) => show(a),
     }
 }
 
-fn save(a: BaselineSaveArgs, config: &Config) -> Result<u8, CliError> {
-    let store = open_existing_read_only(&a.db.path(config))?;
+fn save(a: BaselineSaveArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
+    let store = open_existing_read_only(&g.db.path(config))?;
     let id = store.resolve_run(&a.run)?;
     let run = load(&store, &id, None)?;
     if run.meta.status != RunStatus::Completed && !a.force {
@@ -29,7 +29,7 @@ fn save(a: BaselineSaveArgs, config: &Config) -> Result<u8, CliError> {
             format!(
                 "run {id} is {}: its results are partial; finish it first (`verity run --resume {id}`), \
                  or keep it anyway with --force",
-                run.meta.status.as_str()
+                run.meta.status.shown(run.meta.liveness)
             ),
         ));
     }

@@ -3,14 +3,14 @@
 use verity_model::now_rfc3339;
 
 use super::{open_existing, open_existing_read_only};
-use crate::cli::CacheCommand;
+use crate::cli::{CacheCommand, Globals};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn cache(c: CacheCommand, config: &Config) -> Result<u8, CliError> {
+pub(super) fn cache(c: CacheCommand, config: &Config, g: &Globals) -> Result<u8, CliError> {
     match c {
-        CacheCommand::Stats(a) => {
-            let db = a.db.path(config);
+        CacheCommand::Stats(_) => {
+            let db = g.db.path(config);
             let store = open_existing_read_only(&db)?;
             let st = store.cache_stats()?;
             println!(
@@ -37,7 +37,7 @@ pub(super) fn cache(c: CacheCommand, config: &Config) -> Result<u8, CliError> {
                     "say what to prune: --older-than DAYS, --model M, --other-namespaces or --all",
                 ));
             }
-            let db = a.db.path(config);
+            let db = g.db.path(config);
             let mut store = open_existing(&db)?;
             let n = store.cache_prune(&verity_store::CachePrune {
                 older_than_days: a.older_than,

@@ -9,13 +9,13 @@ use verity_report::{
 
 use super::verdict::{cli_gates, conclude, history, like, load};
 use super::{open_existing_read_only, write_out};
-use crate::cli::{CompareArgs, Format};
+use crate::cli::{CompareArgs, Format, Globals};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn compare(a: CompareArgs, config: &Config) -> Result<u8, CliError> {
+pub(super) fn compare(a: CompareArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
     let mut gates = cli_gates(&a.gating)?;
-    let store = open_existing_read_only(&a.db.path(config))?;
+    let store = open_existing_read_only(&g.db.path(config))?;
     let (run_a, var_a) = split_side(&a.a);
     let (run_b, var_b) = split_side(&a.b);
     let (id_a, id_b) = (store.resolve_run(run_a)?, store.resolve_run(run_b)?);

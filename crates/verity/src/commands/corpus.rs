@@ -15,14 +15,16 @@ use verity_store::Store;
 
 use super::execute::{Output, exec_settings, execute_plan, replay_provider};
 use super::{load_suite, use_color};
-use crate::cli::{CorpusCommand, CorpusFetchArgs, CorpusFromFactsArgs, CorpusGenerateArgs};
+use crate::cli::{
+    CorpusCommand, CorpusFetchArgs, CorpusFromFactsArgs, CorpusGenerateArgs, Globals,
+};
 use crate::config::Config;
 use crate::corpus::{self, Scan};
 use crate::{CliError, exit};
 
-pub(super) fn corpus(c: CorpusCommand, config: &Config) -> Result<u8, CliError> {
+pub(super) fn corpus(c: CorpusCommand, config: &Config, g: &Globals) -> Result<u8, CliError> {
     match c {
-        CorpusCommand::Generate(a) => generate(*a, config),
+        CorpusCommand::Generate(a) => generate(*a, config, g),
         CorpusCommand::Fetch(a) => fetch(a),
         CorpusCommand::FromFacts(a) => from_facts(a),
     }
@@ -158,7 +160,7 @@ struct Finding {
 /// The README that marks a directory as holding a generated batch.
 const README: &str = "README.md";
 
-fn generate(a: CorpusGenerateArgs, config: &Config) -> Result<u8, CliError> {
+fn generate(a: CorpusGenerateArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
     if a.sample_size == 0 {
         return Err(CliError::usage("--sample-size must be at least 1"));
     }
@@ -198,7 +200,7 @@ fn generate(a: CorpusGenerateArgs, config: &Config) -> Result<u8, CliError> {
         )));
     }
     let err_tty = std::io::stderr().is_terminal();
-    let color = use_color(a.color, err_tty);
+    let color = use_color(g.color, err_tty);
     let mut settings = exec_settings(&a.exec, a.concurrency, config)?;
     replay_provider(a.provider.as_deref(), &a.exec, &mut settings)?;
 
@@ -224,7 +226,7 @@ fn generate(a: CorpusGenerateArgs, config: &Config) -> Result<u8, CliError> {
             scanned_line(&scan, a.max_file_bytes)
         )));
     }
-    if !a.quiet {
+    if !g.quiet {
         // The summary's first line, printed before the run starts.
         println!(
             "scanned {}: {}",
@@ -250,7 +252,7 @@ fn generate(a: CorpusGenerateArgs, config: &Config) -> Result<u8, CliError> {
             scorers: Vec::new(),
         },
     };
-    let db = a.db.path(config);
+    let db = g.db.path(config);
     let mut store = Store::open(&db)?;
     let plan = match verity_runner::prepare_suite(
         suite,
@@ -276,8 +278,8 @@ fn generate(a: CorpusGenerateArgs, config: &Config) -> Result<u8, CliError> {
         false,
         None,
         Output {
-            quiet: a.quiet,
-            color: a.color,
+            quiet: g.quiet,
+            color: g.color,
             err_tty,
             format: None,
             out: None,
@@ -318,7 +320,7 @@ fn generate(a: CorpusGenerateArgs, config: &Config) -> Result<u8, CliError> {
         |f| f.rel.as_str(),
     );
     let written = write_fixtures(&a, &read.findings, &picks, &run_id, scanned)?;
-    if !a.quiet {
+    if !g.quiet {
         summary(&a, &run_id, &variant, &read, &picks, &written);
     }
     Ok(exit::OK)

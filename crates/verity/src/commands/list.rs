@@ -3,13 +3,13 @@
 use std::io::IsTerminal;
 
 use super::{load_suite, use_color, write_out};
-use crate::cli::{ColorChoice, Format, ListArgs};
+use crate::cli::{Format, Globals, ListArgs};
 use crate::{CliError, exit};
 
-pub(super) fn list(a: ListArgs) -> Result<u8, CliError> {
+pub(super) fn list(a: ListArgs, g: &Globals) -> Result<u8, CliError> {
     let suite = load_suite(
         &a.suite,
-        use_color(ColorChoice::Auto, std::io::stderr().is_terminal()),
+        use_color(g.color, std::io::stderr().is_terminal()),
     )?;
     let tasks: Vec<_> = suite
         .tasks

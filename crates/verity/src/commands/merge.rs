@@ -2,12 +2,12 @@
 
 use verity_store::Store;
 
-use crate::cli::MergeArgs;
+use crate::cli::{Globals, MergeArgs};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn merge(a: MergeArgs, config: &Config) -> Result<u8, CliError> {
-    let db = a.db.path(config);
+pub(super) fn merge(a: MergeArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
+    let db = g.db.path(config);
     for s in &a.sources {
         if !s.is_file() {
             return Err(CliError::usage(format!(

@@ -52,26 +52,27 @@ use symbols::symbols;
 use validate::validate;
 
 pub fn dispatch(cli: Cli) -> Result<u8, CliError> {
-    let config = Config::load(cli.config.as_deref())?;
+    let g = &cli.global;
+    let config = Config::load(g.config.as_deref())?;
     match cli.command {
-        Command::Run(a) => run(*a, &config),
-        Command::Validate(a) => validate(a),
-        Command::List(a) => list(a),
-        Command::Report(a) => report(a, &config),
-        Command::Runs(a) => runs(a, &config),
-        Command::Compare(a) => compare(a, &config),
-        Command::Baseline(c) => baseline(c, &config),
-        Command::Rescore(a) => rescore(a, &config),
-        Command::Retry(a) => retry(a, &config),
-        Command::Merge(a) => merge(a, &config),
-        Command::Cache(c) => cache(c, &config),
-        Command::Observations(c) => observations(c, &config),
+        Command::Run(a) => run(*a, &config, g),
+        Command::Validate(a) => validate(a, g),
+        Command::List(a) => list(a, g),
+        Command::Report(a) => report(a, &config, g),
+        Command::Runs(a) => runs(a, &config, g),
+        Command::Compare(a) => compare(a, &config, g),
+        Command::Baseline(c) => baseline(c, &config, g),
+        Command::Rescore(a) => rescore(a, &config, g),
+        Command::Retry(a) => retry(a, &config, g),
+        Command::Merge(a) => merge(a, &config, g),
+        Command::Cache(c) => cache(c, &config, g),
+        Command::Observations(c) => observations(c, &config, g),
         Command::Mcp(McpCommand::Serve(a)) => mcp_serve(a),
         Command::Check(CheckCommand::Swift(a)) => check_swift(a),
         Command::Check(CheckCommand::Citations(a)) => check_citations(a),
         Command::Symbols(c) => symbols(c),
         Command::Model(c) => model(c),
-        Command::Corpus(c) => corpus(c, &config),
+        Command::Corpus(c) => corpus(c, &config, g),
         Command::Facts(FactsCommand::Extract(a)) => facts_extract(a),
         Command::ExitCodes => {
             for (code, what) in exit::TABLE {

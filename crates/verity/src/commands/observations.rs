@@ -3,14 +3,18 @@
 use verity_model::now_rfc3339;
 
 use super::open_existing;
-use crate::cli::ObservationsCommand;
+use crate::cli::{Globals, ObservationsCommand};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn observations(c: ObservationsCommand, config: &Config) -> Result<u8, CliError> {
+pub(super) fn observations(
+    c: ObservationsCommand,
+    config: &Config,
+    g: &Globals,
+) -> Result<u8, CliError> {
     match c {
         ObservationsCommand::Prune(a) => {
-            let db = a.db.path(config);
+            let db = g.db.path(config);
             let mut store = open_existing(&db)?;
             let keep_last = a.keep_last.unwrap_or(config.observations.keep_last);
             let keep_days = a.keep_days.unwrap_or(config.observations.keep_days);

@@ -5,12 +5,12 @@ use std::io::IsTerminal;
 
 use super::verdict::{conclude, judge, load};
 use super::{costs, open_existing_read_only, render, use_color, write_out};
-use crate::cli::ReportArgs;
+use crate::cli::{Globals, ReportArgs};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn report(a: ReportArgs, config: &Config) -> Result<u8, CliError> {
-    let db = a.db.path(config);
+pub(super) fn report(a: ReportArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
+    let db = g.db.path(config);
     let store = open_existing_read_only(&db)?;
     let id = store.resolve_run(&a.run)?;
     let run = load(&store, &id, a.scoring)?;
@@ -19,7 +19,7 @@ pub(super) fn report(a: ReportArgs, config: &Config) -> Result<u8, CliError> {
     let costs = costs(&view, config);
     let mut extras = judged.as_ref().map(|j| j.extras()).unwrap_or_default();
     extras.costs = Some(&costs);
-    let color = a.out.is_none() && use_color(a.color, std::io::stdout().is_terminal());
+    let color = a.out.is_none() && use_color(g.color, std::io::stdout().is_terminal());
     write_out(&render(&view, a.format, color, &extras), a.out.as_deref())?;
     match &judged {
         Some(j) => conclude(&j.report),

@@ -5,12 +5,12 @@ use std::io::IsTerminal;
 use verity_store::Store;
 
 use super::{load_suite, require_db, use_color};
-use crate::cli::{ColorChoice, RescoreArgs};
+use crate::cli::{ColorChoice, Globals, RescoreArgs};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn rescore(a: RescoreArgs, config: &Config) -> Result<u8, CliError> {
-    let db = a.db.path(config);
+pub(super) fn rescore(a: RescoreArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
+    let db = g.db.path(config);
     require_db(&db)?;
     let suite = match &a.suite {
         Some(p) => Some(load_suite(

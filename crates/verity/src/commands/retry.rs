@@ -9,12 +9,12 @@ use verity_runner::CacheMode;
 
 use super::execute::{Output, exec_settings, execute_plan};
 use super::open_existing;
-use crate::cli::{ColorChoice, RetryArgs};
+use crate::cli::{ColorChoice, Globals, RetryArgs};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn retry(a: RetryArgs, config: &Config) -> Result<u8, CliError> {
-    let db = a.db.path(config);
+pub(super) fn retry(a: RetryArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
+    let db = g.db.path(config);
     let mut store = open_existing(&db)?;
     let id = store.resolve_run(&a.run)?;
     let meta = store.load_run_meta(&id)?;
@@ -43,7 +43,7 @@ pub(super) fn retry(a: RetryArgs, config: &Config) -> Result<u8, CliError> {
         true,
         Some(failed),
         Output {
-            quiet: a.quiet,
+            quiet: g.quiet,
             color: ColorChoice::Auto,
             err_tty: std::io::stderr().is_terminal(),
             format: None,

@@ -10,16 +10,16 @@ use verity_store::Store;
 use super::execute::{Output, exec_settings, execute_plan, replay_provider};
 use super::verdict::preflight;
 use super::{open_existing, use_color};
-use crate::cli::RunArgs;
+use crate::cli::{Globals, RunArgs};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
+pub(super) fn run(a: RunArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
     let err_tty = std::io::stderr().is_terminal();
-    let color = use_color(a.color, err_tty);
+    let color = use_color(g.color, err_tty);
     let mut settings = exec_settings(&a.exec, a.concurrency, config)?;
     replay_provider(a.provider.as_deref(), &a.exec, &mut settings)?;
-    let db = a.db.path(config);
+    let db = g.db.path(config);
     // The run's one handle on its database: preparing, estimating, executing, reporting and
     // the gates all go through it.
     let (mut store, plan, resume) = match (&a.resume, &a.suite) {
@@ -49,7 +49,7 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
             let (mut store, failed_in) = match &a.failed_in {
                 Some(run) => {
                     let store = open_existing(&db)?;
-                    match failed_tasks_of(&store, run, a.quiet)? {
+                    match failed_tasks_of(&store, run, g.quiet)? {
                         Some(f) => (store, Some(f)),
                         None => return Ok(exit::OK),
                     }
@@ -72,8 +72,8 @@ pub(super) fn run(a: RunArgs, config: &Config) -> Result<u8, CliError> {
         resume,
         None,
         Output {
-            quiet: a.quiet,
-            color: a.color,
+            quiet: g.quiet,
+            color: g.color,
             err_tty,
             format: a.format,
             out: a.out.clone(),

@@ -3,12 +3,12 @@
 use verity_store::Store;
 
 use super::{is_missing, write_out};
-use crate::cli::{Format, RunsArgs};
+use crate::cli::{Format, Globals, RunsArgs};
 use crate::config::Config;
 use crate::{CliError, exit};
 
-pub(super) fn runs(a: RunsArgs, config: &Config) -> Result<u8, CliError> {
-    let db = a.db.path(config);
+pub(super) fn runs(a: RunsArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
+    let db = g.db.path(config);
     if is_missing(&db) {
         if a.format == Format::Json {
             println!("[]");

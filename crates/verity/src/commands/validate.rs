@@ -3,11 +3,11 @@
 use std::io::IsTerminal;
 
 use super::{load_suite, use_color};
-use crate::cli::ValidateArgs;
+use crate::cli::{Globals, ValidateArgs};
 use crate::{CliError, exit};
 
-pub(super) fn validate(a: ValidateArgs) -> Result<u8, CliError> {
-    let color = use_color(a.color, std::io::stderr().is_terminal());
+pub(super) fn validate(a: ValidateArgs, g: &Globals) -> Result<u8, CliError> {
+    let color = use_color(g.color, std::io::stderr().is_terminal());
     let suite = load_suite(&a.suite, color)?;
     let mut by_cat: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for t in &suite.tasks {

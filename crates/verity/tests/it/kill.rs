@@ -97,7 +97,11 @@ fn sigkill_mid_run_keeps_every_completed_sample() {
     let id = runs[0].id.clone();
     // Stored as running, shown as interrupted: its process is gone.
     assert_eq!(runs[0].liveness, verity_model::Liveness::Gone);
-    let listed = run_ok(verity(dir.path()).args(["runs", "--db"]).arg(&db));
+    let listed = run_ok(
+        verity(dir.path())
+            .args(["runs", "--color", "never", "--db"])
+            .arg(&db),
+    );
     let listed = stdout(&listed);
     let row = listed.lines().nth(1).unwrap_or_default();
     assert!(
