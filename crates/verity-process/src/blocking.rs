@@ -43,7 +43,7 @@ impl Spec {
             .stdout(self.stdout.stdio())
             .stderr(self.stderr.stdio());
         let mut child = command.spawn().map_err(|e| self.start_error(e))?;
-        let group = Group(Some(child.id()));
+        let group = Group(Some(child.id())).started();
         let mut threads = Vec::new();
         let mut stdin = child.stdin.take();
         if let Stdin::Bytes(bytes) = &self.stdin
@@ -158,6 +158,7 @@ impl Process {
         };
         // Its leftovers end with it.
         self.group.kill();
+        self.group.ended();
         self.done = true;
         let drained = Instant::now() + DRAIN;
         while !self.threads.iter().all(JoinHandle::is_finished) && Instant::now() < drained {
@@ -183,5 +184,6 @@ impl Drop for Process {
         self.group.kill();
         let _ = self.child.kill();
         let _ = self.child.wait();
+        self.group.ended();
     }
 }

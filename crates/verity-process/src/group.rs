@@ -1,4 +1,28 @@
-//! Signalling a child's process group.
+//! Signalling a child's process group, and the groups of the children that have not ended yet
+//! (so a verity about to exit on a signal can take them along: [`kill_all`]).
+
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
+/// The process groups of the children started and not yet ended (their group killed).
+static LIVE: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+fn live() -> std::sync::MutexGuard<'static, BTreeSet<u32>> {
+    LIVE.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Kills the process group of every child verity started that has not ended yet, and returns
+/// how many there were. For a program about to exit without running destructors (on Ctrl-C or
+/// SIGTERM, `std::process::exit`): each child runs in its own process group, so the terminal's
+/// signal does not reach it, and nothing else would end it.
+pub fn kill_all() -> usize {
+    let groups: Vec<u32> = std::mem::take(&mut *live()).into_iter().collect();
+    for &id in &groups {
+        Group(Some(id)).kill();
+    }
+    groups.len()
+}
 
 /// A signal for a process group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +38,21 @@ pub enum Signal {
 pub(crate) struct Group(pub(crate) Option<u32>);
 
 impl Group {
+    /// Counts the group among the live ones ([`kill_all`]) until [`Group::ended`].
+    pub(crate) fn started(self) -> Group {
+        if let Some(id) = self.0 {
+            live().insert(id);
+        }
+        self
+    }
+
+    /// Its leader has been reaped and the group killed: no longer live.
+    pub(crate) fn ended(self) {
+        if let Some(id) = self.0 {
+            live().remove(&id);
+        }
+    }
+
     /// Signals every process of the group; false if there is none (gone already, the usual
     /// and happy case at the end of a run).
     pub(crate) fn signal(self, signal: Signal) -> bool {
@@ -45,5 +84,6 @@ pub(crate) struct KillOnDrop(pub(crate) Group);
 impl Drop for KillOnDrop {
     fn drop(&mut self) {
         self.0.kill();
+        self.0.ended();
     }
 }

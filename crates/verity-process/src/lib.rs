@@ -36,7 +36,7 @@ use std::time::Duration;
 
 pub use blocking::Process;
 pub use capture::{Capture, Captured, Quote, quote_tail};
-pub use group::Signal;
+pub use group::{Signal, kill_all};
 pub use nonblocking::AsyncProcess;
 pub use sandbox::{Backend, BackendChoice, Sandbox, SandboxLimits};
 pub use stamp::{ProcessStamp, StampState};

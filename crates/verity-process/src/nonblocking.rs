@@ -37,7 +37,7 @@ impl Spec {
         let (mut command, backend) = self.tokio_command()?;
         let started = std::time::Instant::now();
         let mut child = command.spawn().map_err(|e| self.start_error(e))?;
-        let group = Group(child.id());
+        let group = Group(child.id()).started();
         // From here on, however the call ends, the whole group dies with this guard.
         let guard = KillOnDrop(group);
         let stdin = child.stdin.take();
@@ -124,7 +124,7 @@ impl Spec {
         let (mut command, backend) = self.tokio_command()?;
         let mut child = command.spawn().map_err(|e| self.start_error(e))?;
         let pid = child.id();
-        let group = Group(pid);
+        let group = Group(pid).started();
         let mut stdin = child.stdin.take();
         let mut stdout_pipe = child.stdout.take();
         let stderr_pipe = child.stderr.take();
@@ -266,6 +266,7 @@ impl Drop for AsyncProcess {
     fn drop(&mut self) {
         // At once, runtime or not; the monitor then reaps the child (the closed channel).
         self.group.kill();
+        self.group.ended();
     }
 }
 
@@ -308,6 +309,7 @@ async fn monitor(
     // been given to another process while any member of its group lives (the group keeps the
     // id); with none left this finds nothing.
     group.kill();
+    group.ended();
     let _ = tokio::time::timeout(DRAIN, async {
         for reader in readers {
             let _ = reader.await;

@@ -12,6 +12,7 @@ mod docs;
 mod exit;
 mod fetch;
 mod fromfacts;
+mod interrupt;
 mod progress;
 
 use std::process::ExitCode;
@@ -75,6 +76,7 @@ from_kinded! {
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    interrupt::install();
     match commands::dispatch(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {

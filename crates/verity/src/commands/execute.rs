@@ -304,6 +304,8 @@ pub(super) fn execute_plan(
     let err_tty = out.err_tty;
     let rt = runtime()?;
     let shutdown = Shutdown::new();
+    // Ctrl-C and SIGTERM drain the run from here on, instead of ending verity.
+    crate::interrupt::run_handles_signals();
     let budget = Arc::new(settings.budget);
     let summary = rt.block_on(async {
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<RunEvent>();

@@ -175,3 +175,82 @@ fn sigkill_mid_run_keeps_every_completed_sample() {
     );
     assert!(!stdout(&listed).contains("interrupted"));
 }
+
+/// Ctrl-C outside a run: verity kills the processes it started (each in its own process group,
+/// which the terminal's signal does not reach) and exits 130. Here `corpus fetch` runs a `git`
+/// that starts a background sleeper and waits.
+#[cfg(target_os = "linux")]
+#[test]
+fn ctrl_c_outside_a_run_takes_the_processes_verity_started_along() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let git = bin.join("git");
+    std::fs::write(
+        &git,
+        "#!/bin/sh\nsleep 60 </dev/null >/dev/null 2>&1 &\necho $! > \"$FAKE_GIT_PIDS.tmp\"\nmv \"$FAKE_GIT_PIDS.tmp\" \"$FAKE_GIT_PIDS\"\nwait\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&git, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_tree(
+        dir.path(),
+        &[(
+            "s/repos.toml",
+            "[contamination]\nmodel_cutoff = \"2024-06-30\"\n\n[repos.g]\nlanguage = \"rust\"\nsource = \"git:file:///nonexistent/r.git#0123456789abcdef0123456789abcdef01234567\"\nlicense = \"MIT\"\nfork = false\nfirst_release = \"2025-01-01\"\n",
+        )],
+    );
+    let pids = dir.path().join("pids");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut child = verity(&dir.path().join("s"))
+        .args(["corpus", "fetch", ".", "--cache-dir"])
+        .arg(dir.path().join("cache"))
+        .env("PATH", path)
+        .env("FAKE_GIT_PIDS", &pids)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let sleeper: u32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pids)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the fake git never ran");
+        assert!(child.try_wait().unwrap().is_none(), "verity ended early");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let interrupted = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "verity did not end on Ctrl-C");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while std::fs::read_to_string(format!("/proc/{sleeper}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with(['Z', 'X']))
+    }) {
+        assert!(
+            Instant::now() < deadline,
+            "git's sleeper {sleeper} outlived verity"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
