@@ -1,23 +1,28 @@
 //! The client side: a grounding server a run owns.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::time::Duration;
 
+use http::{HeaderName, HeaderValue};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ContentBlock,
     Implementation, ProtocolVersion, ResourceContents,
 };
-use rmcp::service::{RunningService, ServiceError};
+use rmcp::service::{ClientInitializeError, RunningService, ServiceError};
+use rmcp::transport::DynamicTransportError;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{RoleClient, ServiceExt as _};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use verity_model::{ServerSpec, ToolCall};
+use verity_model::{ServerSpec, ToolCall, redact_url, redact_urls};
 
 use tokio::process::{ChildStdin, ChildStdout};
 use verity_process::{AsyncProcess, Capture, Quote, Signal, Spec, Stdin};
 
 use crate::error::show_duration;
+use crate::http_client::HttpClient;
 use crate::{McpError, SearchBinding};
 
 /// How long to wait, after the connection broke, for the process's exit status.
@@ -71,46 +76,171 @@ impl ToolOutput {
     }
 }
 
-/// A running MCP server process owned by a run (spawned from a [`ServerSpec`]: command + env),
-/// shared by all samples: methods take `&self` and are safe to call concurrently (share it in an
-/// `Arc`). Every call has a timeout; a server that dies turns every call into
-/// [`McpError::Exited`] at once, with the end of its standard error.
+/// An MCP server a run uses, shared by all samples: a process the run owns (spawned from a
+/// [`ServerSpec`]'s `command` + `env`, the MCP session over its pipes) or a server reached over
+/// Streamable HTTP (`url` + `headers`). Methods take `&self` and are safe to call concurrently
+/// (share it in an `Arc`). Every call has a timeout; a process that dies turns every call into
+/// [`McpError::Exited`] at once, with the end of its standard error; an HTTP server that cannot
+/// be reached, fails or forgets the session turns the calls into [`McpError::Unreachable`].
 ///
-/// Drop kills the server's process group; [`GroundingServer::shutdown`] ends it gracefully.
+/// Drop kills the server's process group; [`GroundingServer::shutdown`] ends it gracefully (and
+/// ends an HTTP session with `DELETE`).
 pub struct GroundingServer {
     name: String,
-    command: Vec<String>,
-    env: BTreeMap<String, String>,
+    endpoint: Endpoint,
     /// "name version" as the server introduced itself.
     server_version: Option<String>,
     tools: Vec<ToolInfo>,
     search: Result<SearchBinding, String>,
     service: RunningService<RoleClient, ClientConfig>,
-    process: AsyncProcess,
+    /// The server's process (`None` over HTTP).
+    process: Option<AsyncProcess>,
+}
+
+/// How the server is reached, as far as logs and the identity may show it.
+enum Endpoint {
+    Command {
+        command: Vec<String>,
+        env: BTreeMap<String, String>,
+    },
+    Http {
+        /// The URL with any credentials in it redacted.
+        url: String,
+        /// The names of the headers sent (never their values).
+        headers: Vec<String>,
+    },
 }
 
 impl std::fmt::Debug for GroundingServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // `env` may hold values the user would rather not see in logs: names only.
-        f.debug_struct("GroundingServer")
-            .field("name", &self.name)
-            .field("command", &self.command)
-            .field("env", &self.env.keys().collect::<Vec<_>>())
-            .field("pid", &self.process.pid())
-            .field(
-                "tools",
-                &self.tools.iter().map(|t| &t.name).collect::<Vec<_>>(),
-            )
-            .finish()
+        // `env` may hold values the user would rather not see in logs, and header values are
+        // credentials: names only.
+        let mut out = f.debug_struct("GroundingServer");
+        out.field("name", &self.name);
+        match &self.endpoint {
+            Endpoint::Command { command, env } => out
+                .field("command", command)
+                .field("env", &env.keys().collect::<Vec<_>>())
+                .field("pid", &self.pid()),
+            Endpoint::Http { url, headers } => out.field("url", url).field("headers", headers),
+        };
+        out.field(
+            "tools",
+            &self.tools.iter().map(|t| &t.name).collect::<Vec<_>>(),
+        )
+        .finish()
     }
 }
 
 impl GroundingServer {
-    /// Spawns the command, performs the MCP handshake and lists its tools. A server that fails
-    /// to start, exits, or does not complete the handshake and the tool listing within
-    /// `startup_timeout` is an [`McpError::Start`] (the run aborts before any sample), with the
-    /// end of the server's standard error in the message.
+    /// Connects to the server `spec` describes, performs the MCP handshake and lists its tools:
+    /// `spec.command` is spawned and spoken to over its pipes (stdio), `spec.url` is reached
+    /// over Streamable HTTP with `spec.headers` (each header's value read from the environment
+    /// variable it names, now). A server that fails to start or cannot be reached, exits, or does
+    /// not complete the handshake and the tool listing within `startup_timeout` is an
+    /// [`McpError::Start`] (the run aborts before any sample), with the end of the server's
+    /// standard error in the message for a process, the HTTP failure for a URL.
     pub async fn start(
+        name: &str,
+        spec: &ServerSpec,
+        startup_timeout: Duration,
+    ) -> Result<GroundingServer, McpError> {
+        Self::start_with_env(name, spec, startup_timeout, &|variable| {
+            std::env::var_os(variable).map(|v| v.to_string_lossy().into_owned())
+        })
+        .await
+    }
+
+    /// [`GroundingServer::start`] with the environment variables `spec.headers` names looked
+    /// up through `env` instead of the process's environment (for tests and embedders).
+    pub async fn start_with_env(
+        name: &str,
+        spec: &ServerSpec,
+        startup_timeout: Duration,
+        env: &(dyn Fn(&str) -> Option<String> + Sync),
+    ) -> Result<GroundingServer, McpError> {
+        match &spec.url {
+            Some(url) => Self::start_http(name, url, &spec.headers, startup_timeout, env).await,
+            None => Self::start_stdio(name, spec, startup_timeout).await,
+        }
+    }
+
+    async fn start_http(
+        name: &str,
+        url: &str,
+        headers: &BTreeMap<String, String>,
+        startup_timeout: Duration,
+        env: &(dyn Fn(&str) -> Option<String> + Sync),
+    ) -> Result<GroundingServer, McpError> {
+        let shown = redact_url(url);
+        let fail = |message: String| McpError::Start {
+            server: name.to_owned(),
+            message: format!("{}: {}", shown, message),
+        };
+        let parsed = reqwest::Url::parse(url).map_err(|e| fail(format!("not a URL: {}", e)))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(fail(format!(
+                "the URL's scheme is `{}`; MCP's HTTP transport needs http or https",
+                parsed.scheme()
+            )));
+        }
+        let values = header_values(headers, env).map_err(fail)?;
+        // A connection that cannot be made in the start-up time fails the start; each call's own
+        // timeout bounds everything after.
+        let client = reqwest::Client::builder()
+            .connect_timeout(startup_timeout)
+            .build()
+            .map_err(|e| fail(format!("cannot build the HTTP client: {}", e)))?;
+        let config = StreamableHttpClientTransportConfig::with_uri(url)
+            .custom_headers(values)
+            // A server that forgot the session (it restarted) may have other tools or data
+            // now: the run's calls fail instead of quietly starting a new session.
+            .reinit_on_expired_session(false);
+        let transport = StreamableHttpClientTransport::with_client(HttpClient::new(client), config);
+        let handshake = async {
+            let service = client_config().serve(transport).await.map_err(|e| {
+                let why = match &e {
+                    ClientInitializeError::TransportError { error, .. } => transport_cause(error),
+                    other => other.to_string(),
+                };
+                format!("the MCP handshake failed: {}", why)
+            })?;
+            let tools = match service.peer().list_all_tools().await {
+                Ok(tools) => tools,
+                Err(e) => {
+                    let why = match &e {
+                        ServiceError::TransportSend(error) => transport_cause(error),
+                        other => other.to_string(),
+                    };
+                    let _ = tokio::time::timeout(CLOSE_WAIT, service.cancel()).await;
+                    return Err(format!("listing its tools failed: {}", why));
+                }
+            };
+            Ok::<_, String>((service, tools))
+        };
+        let (service, tools) = match tokio::time::timeout(startup_timeout, handshake).await {
+            Ok(Ok(ready)) => ready,
+            Ok(Err(why)) => return Err(fail(redact_urls(&why))),
+            Err(_) => {
+                return Err(fail(format!(
+                    "the server did not complete the MCP handshake within {}",
+                    show_duration(startup_timeout)
+                )));
+            }
+        };
+        Ok(Self::ready(
+            name,
+            Endpoint::Http {
+                url: shown,
+                headers: headers.keys().cloned().collect(),
+            },
+            service,
+            tools,
+            None,
+        ))
+    }
+
+    async fn start_stdio(
         name: &str,
         spec: &ServerSpec,
         startup_timeout: Duration,
@@ -162,6 +292,25 @@ impl GroundingServer {
             }
         };
 
+        Ok(Self::ready(
+            name,
+            Endpoint::Command {
+                command: spec.command.clone(),
+                env: spec.env.clone(),
+            },
+            service,
+            tools,
+            Some(process),
+        ))
+    }
+
+    fn ready(
+        name: &str,
+        endpoint: Endpoint,
+        service: RunningService<RoleClient, ClientConfig>,
+        tools: Vec<rmcp::model::Tool>,
+        process: Option<AsyncProcess>,
+    ) -> GroundingServer {
         let tools: Vec<ToolInfo> = tools
             .into_iter()
             .map(|t| ToolInfo {
@@ -175,16 +324,15 @@ impl GroundingServer {
                 .as_ref()
                 .map(|i| format!("{} {}", i.name, i.version))
         });
-        Ok(GroundingServer {
+        GroundingServer {
             name: name.to_owned(),
-            command: spec.command.clone(),
-            env: spec.env.clone(),
+            endpoint,
             server_version,
             search: SearchBinding::find(&tools, None),
             tools,
             service,
             process,
-        })
+        }
     }
 
     /// The server's name (the `[servers.NAME]` key).
@@ -208,14 +356,26 @@ impl GroundingServer {
         self.server_version.as_deref()
     }
 
-    /// The server's process id (for logs).
+    /// The server's process id (for logs; `None` over HTTP).
     pub fn pid(&self) -> Option<u32> {
-        self.process.pid()
+        self.process.as_ref().and_then(AsyncProcess::pid)
     }
 
-    /// The last lines of the server's standard error on one line (empty if it wrote none).
+    /// The last lines of the server's standard error on one line (empty if it wrote none, and
+    /// over HTTP).
     pub fn stderr_tail(&self) -> String {
-        self.process.stderr_tail()
+        self.process
+            .as_ref()
+            .map(AsyncProcess::stderr_tail)
+            .unwrap_or_default()
+    }
+
+    /// The server's URL, credentials redacted (`None` for a process).
+    pub fn url(&self) -> Option<&str> {
+        match &self.endpoint {
+            Endpoint::Http { url, .. } => Some(url),
+            Endpoint::Command { .. } => None,
+        }
     }
 
     /// Calls a tool; returns its content as text plus the raw result JSON. `arguments` must be a
@@ -300,8 +460,9 @@ impl GroundingServer {
         self.search_binding()
     }
 
-    /// A stable identity for cache keys: the command line, the environment it adds, the name
-    /// and version the server gave, and every tool's name, description and input schema (a
+    /// A stable identity for cache keys: the command line and the environment it adds (or the
+    /// URL, credentials redacted, and the names of the headers sent — never their values), the
+    /// name and version the server gave, and every tool's name, description and input schema (a
     /// description is part of what a model is shown in `tools` mode). It holds the `env`
     /// values as written in the suite: hash it, do not log it.
     pub fn identity(&self) -> String {
@@ -316,21 +477,35 @@ impl GroundingServer {
                 })
             })
             .collect();
-        json!({
-            "command": self.command,
-            "env": self.env,
-            "server": self.server_version,
-            "tools": tools,
-        })
+        match &self.endpoint {
+            Endpoint::Command { command, env } => json!({
+                "command": command,
+                "env": env,
+                "server": self.server_version,
+                "tools": tools,
+            }),
+            Endpoint::Http { url, headers } => json!({
+                "url": url,
+                "headers": headers,
+                "server": self.server_version,
+                "tools": tools,
+            }),
+        }
         .to_string()
     }
 
     /// Ends the session and the process: closes its input, waits for it to exit, then sends
-    /// `SIGTERM`, then kills its process group. Bounded (about 10 s at worst).
+    /// `SIGTERM`, then kills its process group. Over HTTP: ends the session (`DELETE`). Bounded
+    /// (about 10 s at worst).
     pub async fn shutdown(self) {
         let GroundingServer {
             service, process, ..
         } = self;
+        let Some(process) = process else {
+            // Cancelling the session's worker sends the DELETE that ends the session.
+            let _ = tokio::time::timeout(CLOSE_WAIT, service.cancel()).await;
+            return;
+        };
         if process.exit().is_none() {
             // Closing the session closes the server's standard input.
             let _ = tokio::time::timeout(CLOSE_WAIT, service.cancel()).await;
@@ -347,6 +522,19 @@ impl GroundingServer {
         process.kill(SHUTDOWN_WAIT).await;
     }
 
+    /// How the process ended, if it did (never, over HTTP).
+    fn process_exit(&self) -> Option<verity_process::Exit> {
+        self.process.as_ref().and_then(AsyncProcess::exit)
+    }
+
+    /// Completes when the process ends (never, over HTTP).
+    async fn process_exited(&self) -> verity_process::Exit {
+        match &self.process {
+            Some(process) => process.exited().await,
+            None => std::future::pending().await,
+        }
+    }
+
     /// Runs `request` with a timeout, failing at once when the process ends.
     async fn guarded<T>(
         &self,
@@ -354,18 +542,21 @@ impl GroundingServer {
         timeout: Duration,
         request: impl Future<Output = Result<T, ServiceError>>,
     ) -> Result<T, McpError> {
-        if let Some(how) = self.process.exit() {
+        if let Some(how) = self.process_exit() {
             return Err(self.exited(&how));
+        }
+        if self.process.is_none() && self.service.is_closed() {
+            return Err(self.unreachable("the MCP session has ended".to_owned()));
         }
         let outcome = tokio::select! {
             biased;
             outcome = tokio::time::timeout(timeout, request) => outcome,
-            how = self.process.exited() => return Err(self.exited(&how)),
+            how = self.process_exited() => return Err(self.exited(&how)),
         };
         match outcome {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(e)) => Err(self.service_error(operation, e).await),
-            Err(_) => match self.process.exit() {
+            Err(_) => match self.process_exit() {
                 Some(how) => Err(self.exited(&how)),
                 None => Err(McpError::Timeout {
                     server: self.name.clone(),
@@ -388,8 +579,21 @@ impl GroundingServer {
                 }
                 self.protocol(message)
             }
+            ServiceError::TransportClosed | ServiceError::TransportSend(_)
+                if self.process.is_none() =>
+            {
+                let why = match &e {
+                    ServiceError::TransportSend(cause) => redact_urls(&transport_cause(cause)),
+                    _ => "the MCP session has ended".to_owned(),
+                };
+                self.unreachable(format!("{} failed: {}", operation, why))
+            }
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
-                match self.process.wait_exit(EXIT_GRACE).await {
+                let exit = match &self.process {
+                    Some(process) => process.wait_exit(EXIT_GRACE).await,
+                    None => None,
+                };
+                match exit {
                     Some(how) => self.exited(&how),
                     None => self.exited("closed the connection but is still running"),
                 }
@@ -407,9 +611,22 @@ impl GroundingServer {
     }
 
     fn exited(&self, how: impl std::fmt::Display) -> McpError {
+        let how = format!("the server {}", how);
         McpError::Exited {
             server: self.name.clone(),
-            message: describe(&self.process, &format!("the server {}", how)),
+            message: match &self.process {
+                Some(process) => describe(process, &how),
+                None => how,
+            },
+        }
+    }
+
+    /// An HTTP server that cannot be reached, failed the request or ended the session.
+    fn unreachable(&self, message: String) -> McpError {
+        McpError::Unreachable {
+            server: self.name.clone(),
+            url: self.url().unwrap_or_default().to_owned(),
+            message,
         }
     }
 
@@ -456,6 +673,44 @@ fn spawn(spec: &ServerSpec) -> std::io::Result<(AsyncProcess, ChildStdout, Child
         return Err(std::io::Error::other("the child's pipes were not set up"));
     };
     Ok((process, stdout, stdin))
+}
+
+/// The values of the headers sent to an HTTP server, each read from the environment variable
+/// its spec names (through `env`). A variable that is not set (or not a valid header value) is
+/// an error naming the variable and the header, never the value; values are marked sensitive.
+fn header_values(
+    headers: &BTreeMap<String, String>,
+    env: &(dyn Fn(&str) -> Option<String> + Sync),
+) -> Result<HashMap<HeaderName, HeaderValue>, String> {
+    let mut values = HashMap::with_capacity(headers.len());
+    for (header, variable) in headers {
+        let name = HeaderName::from_bytes(header.as_bytes())
+            .map_err(|_| format!("`{}` is not a valid HTTP header name", header))?;
+        let value = env(variable).ok_or_else(|| {
+            format!(
+                "header `{}` takes its value from the environment variable `{}`, which is not set",
+                header, variable
+            )
+        })?;
+        let mut value = HeaderValue::from_str(&value).map_err(|_| {
+            format!(
+                "the environment variable `{}` (header `{}`) holds characters an HTTP header cannot carry",
+                variable, header
+            )
+        })?;
+        value.set_sensitive(true);
+        values.insert(name, value);
+    }
+    Ok(values)
+}
+
+/// What went wrong in an HTTP transport, without rmcp's wrapping (its type names).
+fn transport_cause(error: &DynamicTransportError) -> String {
+    let text = error.error.to_string();
+    match text.strip_prefix("Client error: ") {
+        Some(cause) => cause.to_owned(),
+        None => text,
+    }
 }
 
 /// `how`, followed by the end of the server's standard error.

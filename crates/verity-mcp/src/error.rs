@@ -18,6 +18,14 @@ pub enum McpError {
     /// The server process is gone (or closed its output) while the run still needs it.
     #[error("MCP server `{server}` exited: {message}")]
     Exited { server: String, message: String },
+    /// A server reached over HTTP (`url`) could not be reached, answered a request with an
+    /// HTTP error, or no longer knows the session. `url` is the server's, credentials redacted.
+    #[error("MCP server `{server}` at {url} is unreachable: {message}")]
+    Unreachable {
+        server: String,
+        url: String,
+        message: String,
+    },
     /// No answer within the time allowed.
     #[error("MCP server `{server}`: {operation} timed out after {}", show_duration(*.timeout))]
     Timeout {
@@ -46,6 +54,7 @@ impl McpError {
         match self {
             McpError::Start { .. } => "mcp_start",
             McpError::Exited { .. } => "mcp_exited",
+            McpError::Unreachable { .. } => "mcp_unreachable",
             McpError::Timeout { .. } => "mcp_timeout",
             McpError::Tool { .. } => "mcp_tool",
             McpError::Protocol { .. } => "mcp_protocol",
@@ -57,6 +66,7 @@ impl McpError {
         match self {
             McpError::Start { server, .. }
             | McpError::Exited { server, .. }
+            | McpError::Unreachable { server, .. }
             | McpError::Timeout { server, .. }
             | McpError::Tool { server, .. }
             | McpError::Protocol { server, .. } => server,
@@ -65,7 +75,10 @@ impl McpError {
 
     /// Whether the server can no longer answer anything (it did not start, or it is gone).
     pub fn is_fatal(&self) -> bool {
-        matches!(self, McpError::Start { .. } | McpError::Exited { .. })
+        matches!(
+            self,
+            McpError::Start { .. } | McpError::Exited { .. } | McpError::Unreachable { .. }
+        )
     }
 
     /// Whether the error is the model's to see in a tool-call loop (a tool error or a rejected

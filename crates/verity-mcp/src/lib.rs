@@ -17,6 +17,12 @@
 //! Both serve stdio through one framing layer (`stdio.rs`) that answers unparsable lines
 //! (`-32700`) and requests before `initialize` itself, so the session survives them.
 //!
+//! * [`serve_http`] / [`serve_repos_http`]: the same two servers over Streamable HTTP
+//!   (`verity mcp serve --http ADDR`), at [`HTTP_PATH`].
+//!
+//! [`GroundingServer::start`] speaks stdio to a `command` and Streamable HTTP to a `url` (its
+//! `headers` read from the environment variables they name, never logged).
+//!
 //! Both sides use the official Rust MCP SDK (`rmcp`).
 
 #![forbid(unsafe_code)]
@@ -24,6 +30,8 @@
 
 mod client;
 mod error;
+mod http_client;
+mod http_server;
 mod repo;
 mod repo_server;
 mod search;
@@ -33,6 +41,7 @@ mod stdio;
 
 pub use client::{GroundingServer, ToolInfo, ToolOutput};
 pub use error::McpError;
+pub use http_server::{HTTP_PATH, serve_http, serve_repos_http};
 pub use repo::{
     CHUNK_LINES, CHUNK_OVERLAP, DEFAULT_HITS, DEFAULT_LIST, Hit, LINE_CHARS, Lines, MAX_FILE_BYTES,
     MAX_HITS, MAX_LIST, MAX_READ_LINES, Repo, RepoError, RepoSource, SNIPPET_LINES,

@@ -383,7 +383,8 @@ pub struct ObsPruneArgs {
 pub enum McpCommand {
     /// Serve a documentation source (`--docs`, `--index`; tools `search` and `read`) or code
     /// repositories (`--repo`; tools `search`, `read_lines` and `list_files`) over MCP on
-    /// stdin/stdout. Nothing but protocol messages is written to stdout.
+    /// stdin/stdout (nothing but protocol messages is written to stdout), or over Streamable
+    /// HTTP with `--http ADDR`.
     Serve(McpServeArgs),
 }
 
@@ -413,6 +414,13 @@ pub struct McpServeArgs {
     /// a repository without one gets its facts extracted at start.
     #[arg(long, value_name = "FILE", requires = "repo")]
     pub facts: Vec<PathBuf>,
+    /// Serve over MCP's Streamable HTTP transport at http://ADDR/mcp instead of stdio, e.g.
+    /// `127.0.0.1:8765` (`127.0.0.1:0`: any free port). The address bound is printed on standard
+    /// error as `listening on http://HOST:PORT/mcp`. There is no authentication: an address
+    /// other than loopback is served only when given explicitly, with a warning. Ctrl-C or
+    /// SIGTERM stops the server.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

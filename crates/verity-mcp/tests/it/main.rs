@@ -4,6 +4,7 @@
 mod client;
 #[cfg(target_os = "linux")]
 mod groups;
+mod http;
 mod stdio;
 
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
 //! `verity mcp serve`: the reference documentation server, or the code-search server over
-//! repositories (`--repo`), over MCP (stdio).
+//! repositories (`--repo`), over MCP (stdio, or Streamable HTTP with `--http ADDR`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -40,10 +40,19 @@ pub(super) fn read_docs(path: &Path) -> Result<Vec<verity_mcp::Doc>, CliError> {
 
 pub(super) fn mcp_serve(a: McpServeArgs) -> Result<u8, CliError> {
     if !a.repo.is_empty() {
-        let source = repo_source(&a.repo, &a.facts)?;
+        let source = Arc::new(repo_source(&a.repo, &a.facts)?);
         let rt = runtime()?;
-        rt.block_on(verity_mcp::serve_repos_stdio(Arc::new(source)))
-            .map_err(|e| CliError::io(e.to_string()))?;
+        match &a.http {
+            Some(addr) => rt.block_on(async {
+                let listener = bind(addr).await?;
+                verity_mcp::serve_repos_http(source, listener, stop_signal())
+                    .await
+                    .map_err(|e| CliError::io(format!("--http {addr}: {e}")))
+            })?,
+            None => rt
+                .block_on(verity_mcp::serve_repos_stdio(source))
+                .map_err(|e| CliError::io(e.to_string()))?,
+        }
         return Ok(exit::OK);
     }
     let source: Arc<dyn verity_mcp::DocSource> = match &a.docs {
@@ -70,9 +79,70 @@ pub(super) fn mcp_serve(a: McpServeArgs) -> Result<u8, CliError> {
         },
     };
     let rt = runtime()?;
-    rt.block_on(verity_mcp::serve_stdio(source))
-        .map_err(|e| CliError::io(e.to_string()))?;
+    match &a.http {
+        Some(addr) => rt.block_on(async {
+            let listener = bind(addr).await?;
+            verity_mcp::serve_http(source, listener, stop_signal())
+                .await
+                .map_err(|e| CliError::io(format!("--http {addr}: {e}")))
+        })?,
+        None => rt
+            .block_on(verity_mcp::serve_stdio(source))
+            .map_err(|e| CliError::io(e.to_string()))?,
+    }
     Ok(exit::OK)
+}
+
+/// Binds `--http ADDR` and says where it listens, on standard error:
+/// `listening on http://HOST:PORT/mcp` (the port bound when ADDR's is 0), after a warning when
+/// the address is not a loopback one (the server has no authentication).
+async fn bind(addr: &str) -> Result<tokio::net::TcpListener, CliError> {
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+        let kind = if e.kind() == std::io::ErrorKind::AddrInUse {
+            verity_model::ErrorKind::Io
+        } else {
+            verity_model::ErrorKind::Usage
+        };
+        CliError::new(
+            kind,
+            format!("--http {addr}: cannot listen there: {e} (give HOST:PORT, e.g. 127.0.0.1:0)"),
+        )
+    })?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| CliError::io(format!("--http {addr}: {e}")))?;
+    if !local.ip().is_loopback() {
+        eprintln!(
+            "verity mcp serve: warning: serving on {local}, which is not a loopback address, \
+             without authentication: anyone who can reach it can use the server"
+        );
+    }
+    eprintln!("listening on http://{local}{}", verity_mcp::HTTP_PATH);
+    Ok(listener)
+}
+
+/// Completes at the first Ctrl-C (SIGINT) or SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+    eprintln!("verity mcp serve: stopping");
 }
 
 /// `[NAME=]DIR`: the name before the first `=` when there is one that is a repository name
