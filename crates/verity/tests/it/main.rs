@@ -12,6 +12,7 @@ mod gates;
 mod grounding;
 mod kill;
 mod librarian;
+mod mcp_http;
 mod mcp_serve;
 mod model;
 mod openai;
