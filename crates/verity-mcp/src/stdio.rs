@@ -14,10 +14,8 @@
 //! one writer task, in order with rmcp's own messages; the line reader keeps a partial line
 //! across cancelled reads (rmcp polls `receive` inside `select!`).
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use rmcp::RoleServer;
+use rmcp::model::{JsonRpcMessage, ServerResult};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
@@ -39,7 +37,8 @@ pub struct LineTransport<R> {
     /// Dropping the rest of a line longer than [`MAX_LINE`].
     discarding: bool,
     out: mpsc::UnboundedSender<(Vec<u8>, Option<Ack>)>,
-    initialized: Arc<AtomicBool>,
+    /// Whether the server has answered `initialize`.
+    initialized: bool,
 }
 
 /// What one line holds, once looked at.
@@ -85,7 +84,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
             line: Vec::new(),
             discarding: false,
             out,
-            initialized: Arc::new(AtomicBool::new(false)),
+            initialized: false,
         }
     }
 
@@ -145,7 +144,7 @@ fn error(code: i64, message: String, id: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
-/// Looks at one line. `initialized`: whether an `initialize` request went through already.
+/// Looks at one line. `initialized`: whether the server has answered `initialize` already.
 fn judge(line: &[u8], initialized: bool) -> Verdict {
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -255,6 +254,13 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        // The session is initialized once the server has answered `initialize` (not when the
+        // request came: rmcp may refuse it); rmcp reads the next line only after this answer.
+        if let JsonRpcMessage::Response(response) = &item
+            && matches!(response.result, ServerResult::InitializeResult(_))
+        {
+            self.initialized = true;
+        }
         let out = self.out.clone();
         async move {
             let mut bytes = serde_json::to_vec(&item)?;
@@ -280,7 +286,7 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
             .await;
             let verdict = match read {
                 Ok(true) => {
-                    let v = judge(&self.line, self.initialized.load(Ordering::Relaxed));
+                    let v = judge(&self.line, self.initialized);
                     self.line.clear();
                     v
                 }
@@ -294,15 +300,10 @@ impl<R: AsyncRead + Send + Unpin + 'static> Transport<RoleServer> for LineTransp
                 }
             };
             match verdict {
-                Verdict::Pass(value) => {
-                    if value.get("method").and_then(Value::as_str) == Some("initialize") {
-                        self.initialized.store(true, Ordering::Relaxed);
-                    }
-                    match serde_json::from_value(value) {
-                        Ok(message) => return Some(message),
-                        Err(e) => eprintln!("mcp: dropped a message: {}", e),
-                    }
-                }
+                Verdict::Pass(value) => match serde_json::from_value(value) {
+                    Ok(message) => return Some(message),
+                    Err(e) => eprintln!("mcp: dropped a message: {}", e),
+                },
                 Verdict::Reply(message) => self.reply(&message),
                 Verdict::Skip => {}
             }

@@ -188,6 +188,28 @@ fn the_docs_server_answers_bad_input_and_keeps_serving() {
 }
 
 #[test]
+fn a_refused_initialize_leaves_the_session_uninitialized() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let docs = docs_file(dir.path());
+    let lines = vec![
+        request(1, "initialize", json!({"protocolVersion": 5})),
+        request(2, "tools/list", json!({})),
+        initialize(3),
+        request(4, "tools/list", json!({})),
+    ];
+    let (out, code, err) = session(&["--docs", &docs], &lines, 4);
+    assert_eq!(code, Some(0), "stderr: {err}");
+    assert!(by_id(&out, json!(1))["error"].is_object(), "{out:?}");
+    let early = by_id(&out, json!(2));
+    assert_eq!(early["error"]["code"], -32600, "{early}");
+    assert!(by_id(&out, json!(3))["result"].is_object(), "{out:?}");
+    assert!(
+        by_id(&out, json!(4))["result"]["tools"].is_array(),
+        "{out:?}"
+    );
+}
+
+#[test]
 fn input_that_ends_before_initialize_is_a_clean_exit() {
     let dir = tempfile::tempdir().expect("tempdir");
     let docs = docs_file(dir.path());
