@@ -435,63 +435,6 @@ impl Loader<'_> {
         None
     }
 
-    fn servers(&mut self, f: &Arc<SourceFile>, t: &Table) -> BTreeMap<String, ServerSpec> {
-        let mut out = BTreeMap::new();
-        for e in &t.entries {
-            let ctx = format!("in [servers.{}]", e.key);
-            let Some(st) = self.table(f, e) else { continue };
-            self.check_keys(f, st, &["command", "env", "cwd"], &ctx);
-            let command = match st.get("command") {
-                None => {
-                    self.missing(f, e.value.span.clone(), "command", &ctx);
-                    None
-                }
-                Some(c) => match self.string_list(f, c) {
-                    Some(list) if list.is_empty() => {
-                        let d =
-                            self.bad_value(f, c.value.span.clone(), "`command` must not be empty");
-                        self.push(d.with_help("give the program and its arguments, e.g. [\"verity\", \"mcp\", \"serve\"]"));
-                        None
-                    }
-                    other => other,
-                },
-            };
-            let mut env = BTreeMap::new();
-            if let Some(ee) = st.get("env")
-                && let Some(et) = self.table(f, ee)
-            {
-                for v in &et.entries {
-                    if let Some(s) = self.str(f, v) {
-                        env.insert(v.key.clone(), s);
-                    }
-                }
-            }
-            // A relative working directory is the suite's, so a suite whose server reads files
-            // of its own (`verity mcp serve --repo repos/x`) runs from any directory.
-            let cwd = st.get("cwd").and_then(|c| self.str(f, c)).map(|c| {
-                if Path::new(&c).is_relative() {
-                    let dir = self.root.join(&c);
-                    let dir = std::path::absolute(&dir).unwrap_or(dir);
-                    dir.to_string_lossy().into_owned()
-                } else {
-                    c
-                }
-            });
-            if let Some(command) = command {
-                out.insert(
-                    e.key.clone(),
-                    ServerSpec {
-                        command,
-                        env,
-                        cwd,
-                        ..ServerSpec::default()
-                    },
-                );
-            }
-        }
-        out
-    }
-
     fn draft(
         &mut self,
         f: &Arc<SourceFile>,
@@ -589,7 +532,7 @@ impl Loader<'_> {
                 d = match did_you_mean(&s, servers.keys().map(String::as_str)) {
                     Some(m) => d.with_help(format!("did you mean `{m}`?")),
                     None => d.with_help(format!(
-                        "define it in a [servers.{s}] table with a `command`"
+                        "define it in a [servers.{s}] table with a `command` or a `url`"
                     )),
                 };
                 self.push(d.label("no such server"));
@@ -1660,7 +1603,7 @@ alternative = "greater"
             (
                 "name = \"s\"\n[servers.docs]\nenv = { A = 1 }\n",
                 &[
-                    "missing-key@suite.toml:2:1: missing required key `command` in [servers.docs]",
+                    "missing-key@suite.toml:2:1: missing required key `command` or `url` in [servers.docs]",
                     "wrong-type@suite.toml:3:13: `A` must be a string",
                 ],
             ),

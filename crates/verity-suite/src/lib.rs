@@ -25,6 +25,7 @@ mod files;
 mod loader;
 mod perturb;
 mod reformat;
+mod servers;
 pub mod render;
 pub mod repos;
 mod sink;

@@ -208,6 +208,118 @@ pub fn messages(task: &Task, variant: &Variant) -> Result<Vec<ChatMessage>, Stri
     renderer.messages(task, variant)
 }
 
+/// The names a `[servers.NAME] arguments` template may use (see [`render_arguments`]).
+pub const ARGUMENT_NAMES: &[&str] = &["query", "k", "task", "variant"];
+
+/// Compiles one string of a server's `arguments` as a template (at load time), returning the
+/// top-level names it uses that [`ARGUMENT_NAMES`] does not offer.
+pub(crate) fn check_argument_template(src: &str) -> Result<Vec<String>, minijinja::Error> {
+    let env = environment();
+    let tpl = env.template_from_str(src)?;
+    let mut unknown: Vec<String> = tpl
+        .undeclared_variables(false)
+        .into_iter()
+        .filter(|n| !ARGUMENT_NAMES.contains(&n.as_str()))
+        .collect();
+    unknown.sort();
+    Ok(unknown)
+}
+
+/// The context of a server's `arguments` templates for one grounded sample: `query` (the
+/// search text: the task's prompt, or the text of its last user message), `k` (the variant's
+/// `k`), `task` (`id`, `category`, `metadata`, `target`, `input`: the prompt text) and
+/// `variant` (`name`, `model`).
+pub fn argument_context(query: &str, k: u32, task: &Task, variant: &Variant) -> Value {
+    Value::from_pairs([
+        ("query", Value::from(query)),
+        ("k", Value::from(k)),
+        (
+            "task",
+            Value::from_pairs([
+                ("id", Value::from(task.id.as_str())),
+                (
+                    "category",
+                    task.category
+                        .as_deref()
+                        .map_or(Value::from(()), Value::from),
+                ),
+                ("metadata", json_map(&task.metadata)),
+                (
+                    "target",
+                    task.target
+                        .iter()
+                        .map(String::as_str)
+                        .map(Value::from)
+                        .collect::<Value>(),
+                ),
+                ("input", Value::from(task.input.prompt_text())),
+            ]),
+        ),
+        (
+            "variant",
+            Value::from_pairs([
+                ("name", Value::from(variant.name.as_str())),
+                (
+                    "model",
+                    variant
+                        .provider
+                        .model
+                        .as_deref()
+                        .map_or(Value::from(()), Value::from),
+                ),
+            ]),
+        ),
+    ])
+}
+
+/// A server's `arguments` with every string inside (at any depth; keys stay as written)
+/// rendered as a template over `ctx` ([`argument_context`]), each within the render budget.
+/// Other values are kept as they are. The error names the argument and says what failed.
+pub fn render_arguments(
+    arguments: &serde_json::Map<String, serde_json::Value>,
+    ctx: &Value,
+) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    let env = environment();
+    let mut out = serde_json::Map::new();
+    for (name, value) in arguments {
+        let v = render_json(&env, value, ctx)
+            .map_err(|e| format!("argument `{name}`: {}", describe(&e)))?;
+        out.insert(name.clone(), v);
+    }
+    Ok(out)
+}
+
+fn render_json(
+    env: &Environment<'static>,
+    value: &serde_json::Value,
+    ctx: &Value,
+) -> Result<serde_json::Value, minijinja::Error> {
+    use serde_json::Value as J;
+    Ok(match value {
+        J::String(src) => {
+            let tpl = env.template_from_str(src)?;
+            let mut out = CappedOutput(Vec::new());
+            tpl.render_captured_to(ctx, &mut out)?;
+            J::String(
+                String::from_utf8(out.0)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            )
+        }
+        J::Array(items) => J::Array(
+            items
+                .iter()
+                .map(|i| render_json(env, i, ctx))
+                .collect::<Result<_, _>>()?,
+        ),
+        J::Object(m) => J::Object(
+            m.iter()
+                .map(|(k, v)| Ok((k.clone(), render_json(env, v, ctx)?)))
+                .collect::<Result<_, minijinja::Error>>()?,
+        ),
+        other => other.clone(),
+    })
+}
+
 /// The template context of one sample.
 fn context(task: &Task, variant: &Variant) -> Value {
     let messages: Vec<Value> = match &task.input {
