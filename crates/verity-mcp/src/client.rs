@@ -47,6 +47,40 @@ pub struct ToolInfo {
     pub description: String,
     /// The JSON Schema of its arguments, as the server sent it.
     pub input_schema: Value,
+    /// The server's `readOnlyHint` annotation: the tool does not change its environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The server's `destructiveHint` annotation: the tool may destroy or overwrite data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+}
+
+impl ToolInfo {
+    /// A tool with these name and input schema, no description and no annotations.
+    pub fn new(name: impl Into<String>, input_schema: Value) -> ToolInfo {
+        ToolInfo {
+            name: name.into(),
+            description: String::new(),
+            input_schema,
+            read_only_hint: None,
+            destructive_hint: None,
+        }
+    }
+
+    /// Whether the server marks the tool read-only and not destructive: what `tools` mode
+    /// offers a model unless the suite says otherwise.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only_hint == Some(true) && self.destructive_hint != Some(true)
+    }
+
+    /// The names of the arguments its schema requires.
+    pub fn required(&self) -> Vec<&str> {
+        self.input_schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default()
+    }
 }
 
 /// What a tool call returned.
@@ -314,6 +348,8 @@ impl GroundingServer {
         let tools: Vec<ToolInfo> = tools
             .into_iter()
             .map(|t| ToolInfo {
+                read_only_hint: t.annotations.as_ref().and_then(|a| a.read_only_hint),
+                destructive_hint: t.annotations.as_ref().and_then(|a| a.destructive_hint),
                 name: t.name.into_owned(),
                 description: t.description.map(|d| d.into_owned()).unwrap_or_default(),
                 input_schema: Value::Object((*t.input_schema).clone()),
@@ -345,10 +381,24 @@ impl GroundingServer {
         &self.tools
     }
 
+    /// The tool named `name`, if the server listed one.
+    pub fn tool(&self, name: &str) -> Option<&ToolInfo> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
     /// The tools as OpenAI function-calling JSON
     /// (`{"type":"function","function":{"name","description","parameters"}}`), for `tools` mode.
     pub fn openai_tools(&self) -> Vec<Value> {
         self.tools.iter().map(openai_tool).collect()
+    }
+
+    /// [`GroundingServer::openai_tools`] for the tools `allowed` admits only.
+    pub fn openai_tools_allowed(&self, allowed: &crate::Allowlist) -> Vec<Value> {
+        self.tools
+            .iter()
+            .filter(|t| allowed.admits(&t.name))
+            .map(openai_tool)
+            .collect()
     }
 
     /// "name version" as the server introduced itself in the handshake.
@@ -786,10 +836,12 @@ mod tests {
     #[test]
     fn openai_shape() {
         let tool = ToolInfo {
-            name: "search".into(),
             description: "Search the docs".into(),
-            input_schema: json!({"type": "object", "properties": {"query": {"type": "string"}},
-                "required": ["query"]}),
+            ..ToolInfo::new(
+                "search",
+                json!({"type": "object", "properties": {"query": {"type": "string"}},
+                    "required": ["query"]}),
+            )
         };
         assert_eq!(
             openai_tool(&tool),
@@ -800,11 +852,7 @@ mod tests {
                     "required": ["query"]}
             }})
         );
-        let bare = ToolInfo {
-            name: "ping".into(),
-            description: String::new(),
-            input_schema: json!({}),
-        };
+        let bare = ToolInfo::new("ping", json!({}));
         assert_eq!(
             openai_tool(&bare),
             json!({"type": "function", "function": {

@@ -32,6 +32,7 @@ mod client;
 mod error;
 mod http_client;
 mod http_server;
+mod mapping;
 mod repo;
 mod repo_server;
 mod search;
@@ -42,6 +43,7 @@ mod stdio;
 pub use client::{GroundingServer, ToolInfo, ToolOutput};
 pub use error::McpError;
 pub use http_server::{HTTP_PATH, serve_http, serve_repos_http};
+pub use mapping::{Allowlist, check_arguments, coerce_arguments, is_template};
 pub use repo::{
     CHUNK_LINES, CHUNK_OVERLAP, DEFAULT_HITS, DEFAULT_LIST, Hit, LINE_CHARS, Lines, MAX_FILE_BYTES,
     MAX_HITS, MAX_LIST, MAX_READ_LINES, Repo, RepoError, RepoSource, SNIPPET_LINES,

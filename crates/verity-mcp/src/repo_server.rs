@@ -46,7 +46,7 @@ impl RepoServer {
         RepoServer { source }
     }
 
-    /// `search`, `read_lines` and `list_files`.
+    /// `search`, `read_lines` and `list_files`, annotated read-only.
     pub fn tools(&self) -> Vec<Tool> {
         let names: Vec<&str> = self.source.repos().iter().map(|r| r.name()).collect();
         let repo = |required: bool| {
@@ -63,7 +63,7 @@ impl RepoServer {
             }
             json!({"type": "string", "enum": names, "description": d})
         };
-        vec![
+        crate::server::read_only(vec![
             Tool::new(
                 "search",
                 format!(
@@ -136,7 +136,7 @@ impl RepoServer {
                     }
                 })),
             ),
-        ]
+        ])
     }
 
     /// Runs a tool. Bad arguments are an `isError` result; an unknown tool is `-32602`.

@@ -169,9 +169,10 @@ impl DocServer {
         DocServer { source }
     }
 
-    /// The two tools: `search` and `read`.
+    /// The two tools: `search` and `read`, both annotated read-only (so `tools` mode offers
+    /// them by default).
     pub fn tools() -> Vec<Tool> {
-        vec![
+        read_only(vec![
             Tool::new(
                 "search",
                 "Search the documentation. Returns the best matching documents, best first, \
@@ -206,7 +207,7 @@ impl DocServer {
                     "required": ["id"]
                 })),
             ),
-        ]
+        ])
     }
 
     /// Runs one of the two tools. Invalid arguments and an unknown document id are tool
@@ -452,6 +453,21 @@ fn excerpt(body: &str) -> String {
     let mut cut: String = flat.chars().take(EXCERPT_CHARS).collect();
     cut.push('…');
     cut
+}
+
+/// `tools` with the annotations of tools that only read: `readOnlyHint: true`,
+/// `destructiveHint: false` (the reference servers never write).
+pub(crate) fn read_only(tools: Vec<Tool>) -> Vec<Tool> {
+    tools
+        .into_iter()
+        .map(|t| {
+            t.annotate(
+                rmcp::model::ToolAnnotations::new()
+                    .read_only(true)
+                    .destructive(false),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
