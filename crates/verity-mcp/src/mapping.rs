@@ -111,7 +111,10 @@ pub fn is_template(s: &str) -> bool {
 /// problem here.
 pub fn check_arguments(tool: &ToolInfo, arguments: &Map<String, Value>) -> Vec<String> {
     let mut problems = Vec::new();
-    let properties = tool.input_schema.get("properties").and_then(Value::as_object);
+    let properties = tool
+        .input_schema
+        .get("properties")
+        .and_then(Value::as_object);
     if let Some(properties) = properties {
         let known: Vec<String> = properties.keys().map(|k| format!("`{k}`")).collect();
         for (name, value) in arguments {
@@ -160,7 +163,11 @@ pub fn check_arguments(tool: &ToolInfo, arguments: &Map<String, Value>) -> Vec<S
 /// boolean, array or object, when the text parses as JSON of that type (`limit = "{{ k }}"`
 /// becomes the number). Anything else is left for the server to judge.
 pub fn coerce_arguments(tool: &ToolInfo, arguments: &mut Map<String, Value>) {
-    let Some(properties) = tool.input_schema.get("properties").and_then(Value::as_object) else {
+    let Some(properties) = tool
+        .input_schema
+        .get("properties")
+        .and_then(Value::as_object)
+    else {
         return;
     };
     for (name, value) in arguments.iter_mut() {
@@ -260,7 +267,12 @@ mod tests {
             ..ServerSpec::default()
         };
         let err = Allowlist::resolve(&spec, &tools).unwrap_err();
-        assert!(err.starts_with("`allow_tools` names `rm`, which the server does not have (it has `read_text_file`"), "{err}");
+        assert!(
+            err.starts_with(
+                "`allow_tools` names `rm`, which the server does not have (it has `read_text_file`"
+            ),
+            "{err}"
+        );
         let err = Allowlist::resolve(&ServerSpec::default(), &tools[2..3]).unwrap_err();
         assert!(err.contains("no tool would be offered"), "{err}");
     }
@@ -299,10 +311,11 @@ mod tests {
             json!({"properties": {"q": {"type": "string"}, "limit": {"type": "integer"},
                 "exact": {"type": "boolean"}, "tags": {"type": "array"}, "n": {}}}),
         );
-        let mut args = json!({"q": "5", "limit": "5", "exact": "true", "tags": "[\"a\"]", "n": "7"})
-            .as_object()
-            .unwrap()
-            .clone();
+        let mut args =
+            json!({"q": "5", "limit": "5", "exact": "true", "tags": "[\"a\"]", "n": "7"})
+                .as_object()
+                .unwrap()
+                .clone();
         coerce_arguments(&tool, &mut args);
         assert_eq!(
             Value::Object(args),

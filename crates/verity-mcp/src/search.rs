@@ -166,7 +166,12 @@ impl SearchBinding {
 
 /// The property of JSON type `ty` with the most preferred name; else, with `any`, the first
 /// of that type.
-fn pick(properties: &Map<String, Value>, ty: &str, preferred: &[&str], any: bool) -> Option<String> {
+fn pick(
+    properties: &Map<String, Value>,
+    ty: &str,
+    preferred: &[&str],
+    any: bool,
+) -> Option<String> {
     let typed: Vec<&String> = properties
         .iter()
         .filter(|(_, schema)| has_type(schema, ty))
@@ -416,7 +421,10 @@ mod tests {
         )];
         let err = SearchBinding::find(&tools, None).unwrap_err();
         assert!(err.contains("no argument named like a query"), "{err}");
-        let tools = [tool("search", props(&[("page", "integer"), ("q", "string")]))];
+        let tools = [tool(
+            "search",
+            props(&[("page", "integer"), ("q", "string")]),
+        )];
         let b = SearchBinding::find(&tools, None).unwrap();
         assert_eq!((b.query_arg.as_str(), b.limit_arg), ("q", None));
         // A tool the suite names takes the query in its first string argument.

@@ -1058,6 +1058,8 @@ fn epoch_section(view: &RunView, s: &SampleRecord, out: &mut String) {
             s.response.attempts,
             escape_text(&e.message)
         );
+        // The calls made before it failed, the failed one included, show why.
+        tool_calls_section(s, out);
         return;
     }
     if s.response.text.is_empty() {
@@ -1065,6 +1067,15 @@ fn epoch_section(view: &RunView, s: &SampleRecord, out: &mut String) {
     } else {
         fenced(out, &s.response.text);
     }
+    tool_calls_section(s, out);
+    if s.scores.is_empty() {
+        return;
+    }
+    score_rows(view, s, out);
+}
+
+/// The sample's tool calls: each call, each failed call's reason, each result's text.
+fn tool_calls_section(s: &SampleRecord, out: &mut String) {
     if !s.response.tool_calls.is_empty() {
         let calls: Vec<String> = s
             .response
@@ -1084,10 +1095,22 @@ fn epoch_section(view: &RunView, s: &SampleRecord, out: &mut String) {
             let _ = writeln!(out, "Result of {}:\n", code(&c.name));
             fenced(out, &shorten(&text, 2000));
         }
+        for c in &s.response.tool_calls {
+            if let Some(e) = &c.error {
+                let _ = writeln!(
+                    out,
+                    "Call of {} failed ({}): {}\n",
+                    code(&c.name),
+                    code(&e.kind),
+                    escape_text(&e.message)
+                );
+            }
+        }
     }
-    if s.scores.is_empty() {
-        return;
-    }
+}
+
+/// The table of the sample's verdicts.
+fn score_rows(view: &RunView, s: &SampleRecord, out: &mut String) {
     let key = |sc: &Score| {
         view.per_criterion
             .iter()

@@ -144,13 +144,18 @@ pub enum GroundingError {
     Start { server: String, message: String },
     #[error("grounding server `{server}` cannot serve inject-top-k: {message}")]
     NoSearch { server: String, message: String },
+    #[error("grounding server `{server}` cannot serve tools mode: {message}")]
+    Tools { server: String, message: String },
 }
 
 impl GroundingError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            GroundingError::UnknownServer { .. } => ErrorKind::Suite,
-            GroundingError::Start { .. } | GroundingError::NoSearch { .. } => ErrorKind::Provider,
+            // The suite's mapping does not fit the server's tools: fix the suite.
+            GroundingError::UnknownServer { .. }
+            | GroundingError::NoSearch { .. }
+            | GroundingError::Tools { .. } => ErrorKind::Suite,
+            GroundingError::Start { .. } => ErrorKind::Provider,
         }
     }
 }

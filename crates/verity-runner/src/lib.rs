@@ -24,7 +24,7 @@ mod budget;
 mod cache;
 mod engine;
 mod error;
-mod grounding;
+pub mod grounding;
 mod limits;
 mod plan;
 mod prepare;

@@ -37,7 +37,11 @@ const RESULT_KEYS: &[&str] = &["path", "top_k"];
 const MAX_TIMEOUT_SECS: f64 = 86_400.0;
 
 impl Loader<'_> {
-    pub(crate) fn servers(&mut self, f: &Arc<SourceFile>, t: &Table) -> BTreeMap<String, ServerSpec> {
+    pub(crate) fn servers(
+        &mut self,
+        f: &Arc<SourceFile>,
+        t: &Table,
+    ) -> BTreeMap<String, ServerSpec> {
         let mut out = BTreeMap::new();
         for e in &t.entries {
             let ctx = format!("in [servers.{}]", e.key);
@@ -211,7 +215,9 @@ impl Loader<'_> {
                 ae.key_span.clone(),
                 format!("`arguments` {ctx} needs the `tool` they are for"),
             );
-            self.push(d.with_help("add `tool = \"NAME\"` (verity validate --check-servers lists the server's tools)"));
+            self.push(d.with_help(
+                "add `tool = \"NAME\"` (verity validate --check-servers lists the server's tools)",
+            ));
         }
         let result = st.get("result").and_then(|re| self.result_spec(f, re));
         let allow_tools = st.get("allow_tools").and_then(|ae| self.allow_tools(f, ae));
@@ -270,7 +276,10 @@ impl Loader<'_> {
                     let d = self.bad_value(
                         f,
                         at,
-                        format!("argument `{name}` is not a valid template: {}", describe(&err)),
+                        format!(
+                            "argument `{name}` is not a valid template: {}",
+                            describe(&err)
+                        ),
                     );
                     self.push(d.label("template error"));
                 }
@@ -450,15 +459,21 @@ allow_tools = ["*"]
         let cases: &[(&str, &[&str])] = &[
             (
                 "name = \"s\"\n[servers.docs]\nenv = { A = \"1\" }\n",
-                &["missing-key@suite.toml:2:1: missing required key `command` or `url` in [servers.docs]"],
+                &[
+                    "missing-key@suite.toml:2:1: missing required key `command` or `url` in [servers.docs]",
+                ],
             ),
             (
                 "name = \"s\"\n[servers.docs]\ncommand = [\"x\"]\nurl = \"https://h/mcp\"\n",
-                &["bad-value@suite.toml:4:1: set either `command` or `url` in [servers.docs], not both"],
+                &[
+                    "bad-value@suite.toml:4:1: set either `command` or `url` in [servers.docs], not both",
+                ],
             ),
             (
                 "name = \"s\"\n[servers.docs]\nurl = \"ftp://user:secret@h/x\"\n",
-                &["bad-value@suite.toml:3:7: `url` must be an absolute http:// or https:// URL (its scheme is `ftp`)"],
+                &[
+                    "bad-value@suite.toml:3:7: `url` must be an absolute http:// or https:// URL (its scheme is `ftp`)",
+                ],
             ),
             (
                 "name = \"s\"\n[servers.docs]\nurl = \"https://h\"\nheaders = { \"Bad Name\" = \"X\", Authorization = \"my token\" }\n",
@@ -484,7 +499,9 @@ allow_tools = ["*"]
             ),
             (
                 "name = \"s\"\n[servers.docs]\ncommand = [\"x\"]\narguments = { q = \"{{ query }}\" }\n",
-                &["bad-value@suite.toml:4:1: `arguments` in [servers.docs] needs the `tool` they are for"],
+                &[
+                    "bad-value@suite.toml:4:1: `arguments` in [servers.docs] needs the `tool` they are for",
+                ],
             ),
             (
                 "name = \"s\"\n[servers.docs]\ncommand = [\"x\"]\nresult = { path = \"results[*]\", top_k = 0, limit = 2 }\n",

@@ -697,6 +697,10 @@ pub struct CorpusGenerateArgs {
 pub struct ValidateArgs {
     /// A suite directory, a suite.toml, or a dataset file.
     pub suite: PathBuf,
+    /// Also start each `[servers.NAME]` server, list its tools and check every grounded
+    /// variant's mapping against them (a wrong mapping exits 2, a server that does not start 3).
+    #[arg(long)]
+    pub check_servers: bool,
 }
 
 #[derive(Debug, Args)]

@@ -14,7 +14,7 @@ use super::{Ctx, RunEvent};
 use crate::WriterError;
 use crate::budget::estimate_tokens;
 use crate::cache::{CacheMode, cache_key, framed_blake3};
-use crate::grounding::{CALL_TIMEOUT, Grounded, MAX_TOOL_ROUNDS, infra_error, inject_top_k};
+use crate::grounding::{Grounded, MAX_TOOL_ROUNDS, TOOL_NOT_ALLOWED, infra_error, inject_top_k};
 use crate::retry::{is_rate_limit, jitter_random};
 use crate::scoring::score_sample;
 use crate::stop::Stop;
@@ -48,20 +48,25 @@ pub(super) async fn run_sample(
             if let Some(g) = grounded
                 && g.spec.mode == GroundingMode::InjectTopK
             {
-                match inject_top_k(g, task.input.prompt_text(), &mut messages).await {
+                match inject_top_k(g, task, variant, &mut messages).await {
                     Ok(call) => recorded.push(call),
-                    Err(e) => failed = Some(e),
+                    // The failed call is recorded; the sample fails with its reason.
+                    Err((call, e)) => {
+                        recorded.push(call);
+                        failed = Some(e);
+                    }
                 }
             }
             match failed {
                 Some(e) => Response {
                     error: Some(e),
+                    tool_calls: recorded,
                     ..Response::default()
                 },
                 None => {
                     let tools = grounded
                         .filter(|g| g.spec.mode == GroundingMode::Tools)
-                        .map(|g| g.server.openai_tools())
+                        .map(|g| g.offered.clone())
                         .unwrap_or_default();
                     let req = GenerateRequest {
                         sample: key.clone(),
@@ -272,36 +277,64 @@ async fn generate_with_tools(
             tool_call_id: None,
             tool_calls: resp.tool_calls.clone(),
         });
-        for call in &resp.tool_calls {
-            let content = match g
-                .server
-                .call(&call.name, call.arguments.clone(), CALL_TIMEOUT)
-                .await
-            {
-                Ok(out) => {
-                    recorded.push(out.to_tool_call(call.id.clone()));
-                    out.text
-                }
-                // A tool error or a bad call: the model reads the message and may try again.
-                Err(e) if e.is_model_visible() => {
-                    recorded.push(ToolCall {
-                        result: Some(serde_json::json!({ "error": e.to_string() })),
-                        ..call.clone()
-                    });
-                    e.to_string()
-                }
-                // The server died or timed out: this grounded sample fails with the reason.
-                Err(e) => {
-                    return (
-                        Response {
+        for (i, call) in resp.tool_calls.iter().enumerate() {
+            let content = if !g.allowed.admits(&call.name) {
+                // Never sent: the model reads why and may use an offered tool instead.
+                let message = format!(
+                    "tool `{}` is not available: this evaluation offers only {}",
+                    call.name,
+                    offered_names(g)
+                );
+                recorded.push(ToolCall {
+                    error: Some(ResponseError {
+                        kind: TOOL_NOT_ALLOWED.into(),
+                        message: message.clone(),
+                    }),
+                    ..call.clone()
+                });
+                message
+            } else {
+                match g
+                    .server
+                    .call(&call.name, call.arguments.clone(), g.call_timeout)
+                    .await
+                {
+                    Ok(out) => {
+                        recorded.push(out.to_tool_call(call.id.clone()));
+                        out.text
+                    }
+                    // A tool error or a bad call: the model reads the message and may try again.
+                    Err(e) if e.is_model_visible() => {
+                        let result = match &e {
+                            verity_mcp::McpError::Tool { result, .. } => (**result).clone(),
+                            _ => serde_json::json!({ "error": e.to_string() }),
+                        };
+                        recorded.push(ToolCall {
+                            result: Some(result),
                             error: Some(infra_error(&e)),
-                            tool_calls: recorded,
-                            usage,
-                            attempts,
-                            ..Response::default()
-                        },
-                        None,
-                    );
+                            ..call.clone()
+                        });
+                        e.to_string()
+                    }
+                    // The server died or timed out: this grounded sample fails with the reason;
+                    // the failed call is recorded, and the calls after it unanswered.
+                    Err(e) => {
+                        recorded.push(ToolCall {
+                            error: Some(infra_error(&e)),
+                            ..call.clone()
+                        });
+                        recorded.extend(resp.tool_calls[i + 1..].iter().cloned());
+                        return (
+                            Response {
+                                error: Some(infra_error(&e)),
+                                tool_calls: recorded,
+                                usage,
+                                attempts,
+                                ..Response::default()
+                            },
+                            None,
+                        );
+                    }
                 }
             };
             req.messages.push(ChatMessage {
@@ -311,6 +344,21 @@ async fn generate_with_tools(
                 tool_calls: Vec::new(),
             });
         }
+    }
+}
+
+/// The tools a `tools`-mode variant offers, for a refusal's message.
+fn offered_names(g: &Grounded) -> String {
+    let names: Vec<String> = g
+        .allowed
+        .names(g.server.tools())
+        .into_iter()
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if names.is_empty() {
+        "no tools".to_owned()
+    } else {
+        names.join(", ")
     }
 }
 

@@ -273,6 +273,7 @@ pub(super) fn tool_call_lines(samples: &[SampleRecord]) -> String {
                 "id": c.id,
                 "arguments": c.arguments,
                 "result": c.result,
+                "error": c.error,
             });
             lines.push_str(&line.to_string());
             lines.push('\n');

@@ -152,6 +152,16 @@ fn a_server_crash_mid_run_fails_grounded_samples_and_the_run_goes_on() {
             "error" => {
                 crashed += 1;
                 assert!(g["error"].to_string().contains("mcp_"), "{g}");
+                // The failed search is recorded, with why it failed.
+                let call = &g["tool_calls"][0];
+                assert_eq!(call["name"], "search", "{g}");
+                assert!(
+                    call["error"]["kind"]
+                        .as_str()
+                        .is_some_and(|k| k.starts_with("mcp_")),
+                    "{g}"
+                );
+                assert_eq!(call["error"]["message"], g["error"]["message"], "{g}");
             }
             other => panic!("unexpected outcome {other}"),
         }
@@ -272,4 +282,111 @@ fn grounded_run_leaves_the_index_unchanged_and_the_audit_shows_the_top_k() {
         verity(dir.path()).args(["report", "latest", "--format", "md", "--db", "g.db"]),
     ));
     assert!(md.contains("Result of `search`"), "{md}");
+}
+
+/// The `[servers.docs]` example of suites/README.md works as written: the server starts, its
+/// tool mapping fits the tools it lists (`validate --check-servers`), and a grounded run on
+/// it injects search results.
+#[test]
+fn the_readmes_server_example_starts_and_its_mapping_fits() {
+    let readme = std::fs::read_to_string(repo_root().join("suites/README.md")).unwrap();
+    let start = readme
+        .find("[servers.docs]")
+        .expect("the README has the example");
+    let block: String = readme[start..]
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(
+        block.contains("tool = ") && block.contains("allow_tools"),
+        "{block}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let s = format!(
+        r#"name = "readme"
+tasks = "tasks.jsonl"
+[defaults]
+provider = "mock"
+[[variants]]
+name = "inject"
+grounding = {{ server = "docs", mode = "inject-top-k", k = 2 }}
+[[variants]]
+name = "tools"
+grounding = {{ server = "docs", mode = "tools" }}
+{block}
+[[scorers]]
+kind = "equals"
+"#
+    );
+    let task = "{\"id\": \"t\", \"input\": \"NavigationStack\", \"target\": \"ok\"}\n";
+    write_tree(dir.path(), &[("s/suite.toml", &s), ("s/tasks.jsonl", task)]);
+    let out = run_ok(verity(dir.path()).args(["validate", "s", "--check-servers"]));
+    let listing = stdout(&out);
+    assert!(
+        listing.contains("variant `inject` (inject-top-k, k = 2): tool `search`")
+            && listing.contains("variant `tools` (tools): offers `search`, `read`"),
+        "{listing}"
+    );
+    run_ok(verity(dir.path()).args(["run", "s", "--quiet", "--db", "g.db"]));
+    let v = report(dir.path());
+    let call = &v["per_task"][0]["variants"]["inject"]["epochs"][0]["tool_calls"][0];
+    assert_eq!(
+        call["arguments"],
+        serde_json::json!({"query": "NavigationStack", "limit": 2})
+    );
+    assert!(
+        call["result"].to_string().contains("NavigationStack"),
+        "{call}"
+    );
+}
+
+/// A mapping that does not fit the server's tools fails `validate --check-servers` with exit 2
+/// and says what is wrong; a run on it fails before any sample, also with exit 2.
+#[test]
+fn a_wrong_mapping_is_reported_at_validate_and_stops_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = r#"name = "wrong"
+tasks = "tasks.jsonl"
+[defaults]
+provider = "mock"
+[[variants]]
+name = "g"
+grounding = { server = "docs", mode = "inject-top-k" }
+[servers.docs]
+command = ["verity", "mcp", "serve", "--docs", "docs.jsonl"]
+tool = "search"
+arguments = { q = "{{ query }}", limit = "two" }
+[[scorers]]
+kind = "equals"
+"#;
+    write_tree(
+        dir.path(),
+        &[
+            ("docs.jsonl", DOCS),
+            ("s/suite.toml", s),
+            (
+                "s/tasks.jsonl",
+                "{\"id\": \"t\", \"input\": \"q\", \"target\": \"ok\"}\n",
+            ),
+        ],
+    );
+    let out = run_code(
+        verity(dir.path()).args(["validate", "s", "--check-servers"]),
+        2,
+    );
+    let err = stderr(&out);
+    for want in [
+        "argument `q` is not one of tool `search`'s (it takes `query`, `limit`)",
+        "argument `limit` of tool `search` takes integer, but the suite gives a string",
+        "tool `search` requires argument `query`, which `arguments` does not give",
+    ] {
+        assert!(err.contains(want), "missing {want:?} in\n{err}");
+    }
+    let listing = stdout(&out);
+    assert!(
+        listing.contains("search [read-only] (requires query)")
+            || listing.contains("search (requires query)"),
+        "{listing}"
+    );
 }

@@ -14,6 +14,7 @@ mod kill;
 mod librarian;
 mod mcp_http;
 mod mcp_serve;
+mod mcp_npm;
 mod model;
 mod openai;
 mod preflight;
