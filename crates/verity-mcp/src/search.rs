@@ -50,7 +50,7 @@ impl SearchBinding {
     /// Finds the search tool among `tools`.
     ///
     /// With `name`, the tool of that name; its query argument is its first string property,
-    /// preferring the names of [`QUERY_NAMES`].
+    /// preferring the names the fallback looks for (below).
     ///
     /// Without, the documented fallback: the candidates are a tool named `search`, else the
     /// tools with the word "search" in their name (`search_docs`, `symbolSearch`; not
