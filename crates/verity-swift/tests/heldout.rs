@@ -1,6 +1,13 @@
-//! The held-out labelled set (issue 16): `tests/heldout/` was written independently of
-//! `tests/corpus/` and frozen in its own commit before the type-aware analyzer work, so it
-//! measures the oracles on code nobody tuned on. Nothing may be tuned on it.
+//! The first held-out labelled set (issue 16): `tests/heldout/` was written independently of
+//! `tests/corpus/` and frozen in its own commit before the type-aware analyzer work, and
+//! measured the oracles on code nobody had tuned on until its disagreements were read and
+//! reported (BENCHMARKS.md keeps the numbers it recorded: symbols_exist 0.864 / 0.452 before
+//! the type-aware work, 0.907 / 0.929 after; no_deprecated 0.864 / 0.905, then 0.952 / 0.952).
+//!
+//! **From then on it is tuning data**, like `tests/corpus/`: the general causes of its
+//! disagreements may be fixed, and it can no longer measure generalisation. The held-out
+//! measurement is `tests/heldout2/` (`heldout2.rs`), frozen before any change made for the
+//! causes found here.
 //!
 //! Every case runs through the same entry points as `accuracy.rs` (`check_source` /
 //! `check_answer` with `CheckOptions::new(target)`), with deprecations in a future release
@@ -9,7 +16,7 @@
 //! structure of the set, an exact `parse` criterion, and the precision/recall floors in
 //! [`HELDOUT_MIN`].
 //!
-//! `cargo test -p verity-swift --test heldout -- --nocapture` prints the table.
+//! `cargo nextest run -p verity-swift --test heldout --no-capture` prints the table.
 
 mod common;
 #[path = "common/heldout_checks.rs"]
