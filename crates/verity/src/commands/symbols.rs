@@ -1,5 +1,7 @@
 //! `verity symbols build|lookup`: the Swift symbol index.
 
+use std::io::Write;
+
 use crate::cli::SymbolsCommand;
 use crate::{CliError, exit};
 
@@ -34,14 +36,26 @@ pub(super) fn symbols(c: SymbolsCommand) -> Result<u8, CliError> {
                 );
                 return Ok(exit::GATE_FAILED);
             }
+            let mut out = std::io::stdout().lock();
             for f in found {
-                if json {
-                    println!("{}", serde_json::to_string(&f).unwrap_or_default());
+                let line = if json {
+                    serde_json::to_string(&f).unwrap_or_default()
                 } else {
-                    println!("{}", verity_swift::cli::facts_line(&f));
+                    verity_swift::cli::facts_line(&f)
+                };
+                match writeln!(out, "{line}") {
+                    Ok(()) => {}
+                    // A reader that stopped early (`| head`) wants no more lines: not an error.
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(exit::OK),
+                    Err(e) => return Err(CliError::io(format!("cannot write the lookup: {e}"))),
                 }
             }
-            Ok(exit::OK)
+            match out.flush() {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(CliError::io(format!("cannot write the lookup: {e}")))
+                }
+                _ => Ok(exit::OK),
+            }
         }
     }
 }

@@ -303,3 +303,24 @@ fn future_deprecations_fail_by_default_and_warn_on_request() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+#[test]
+fn symbols_lookup_into_a_closed_pipe_exits_quietly() {
+    // `verity symbols lookup X | head`: the reader is gone before the first line is written.
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = verity(dir.path())
+        .args([
+            "symbols",
+            "lookup",
+            "View.navigationDestination(for:destination:)",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
