@@ -375,6 +375,10 @@ impl<'a> Analyzer<'a> {
             return;
         }
         let ids = self.compatible_ids(&ids, args);
+        // the receiver's type must match first: a candidate on a type the source never names
+        // (nor a subtype of it) says nothing about this call (`session.setActive(true)` on an
+        // AVAudioSession the index lacks is not UISearchDisplayController's deprecated one)
+        let ids = self.on_named_types(ids);
         if ids.is_empty() {
             self.unverifiable(what, n);
             return;
@@ -385,6 +389,34 @@ impl<'a> Analyzer<'a> {
             ..RefKey::default()
         };
         self.used(format!("{name}{}", args.display()), ids, n, false, key);
+    }
+
+    /// The candidates whose parent type is one the source names, or a supertype of one.
+    fn on_named_types(&mut self, ids: Vec<SymId>) -> Vec<SymId> {
+        if self.named_closure.is_none() {
+            let mut names: Vec<&str> = self
+                .src
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| w.starts_with(|c: char| c.is_ascii_uppercase()))
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            let mut set = std::collections::HashSet::new();
+            for name in names {
+                if self.index.is_type(name) {
+                    set.extend(self.closure_of(name));
+                }
+            }
+            self.named_closure = Some(set);
+        }
+        let named = self.named_closure.as_ref().expect("built above");
+        ids.into_iter()
+            .filter(|&id| {
+                self.index
+                    .sym(id)
+                    .is_some_and(|s| named.contains(&s.parent))
+            })
+            .collect()
     }
 
     /// Members (not top-level symbols) with this base name, callable or not.

@@ -335,11 +335,23 @@ fn sdk() -> Index {
             &[("with", "Int", false)],
             None,
         );
+    // a deprecated method whose name no other type has
+    s.ty("UIKit", "UILegacy", K::Class).func(
+        "UIKit",
+        "UILegacy.flip(_:)",
+        K::Method,
+        "Void",
+        &[("_", "Bool", false)],
+        None,
+    );
     for d in &mut s.0.decls {
         if d.module == "UIKit" {
             d.objc = true;
         }
-        if d.joined() == "UIThing.configure(with:)" {
+        if matches!(
+            d.joined().as_str(),
+            "UIThing.configure(with:)" | "UILegacy.flip(_:)"
+        ) {
             d.availability = vec![Availability {
                 domain: Some(Domain::Ios),
                 introduced: Some(Version::new(2, 0, 0)),
@@ -563,6 +575,29 @@ fn omitted_defaulted_argument_is_not_only_the_deprecated_overload() {
     );
     assert!(r.symbols_exist, "{:?}", messages(&r.criteria.symbols_exist));
     assert!(r.no_deprecated, "{:?}", messages(&r.criteria.no_deprecated));
+}
+
+#[test]
+fn unknown_receivers_match_only_members_of_types_the_source_names() {
+    // the only `flip(_:)` is UILegacy's, deprecated; the source never names UILegacy, so the
+    // call on a receiver of unknown type is not taken for it
+    let r = check("import UIKit\nfunc f(x: Mystery) { x.flip(true) }\n");
+    assert!(r.no_deprecated, "{:?}", messages(&r.criteria.no_deprecated));
+    let s = &r.criteria.symbols_exist;
+    assert!(
+        messages(s)
+            .iter()
+            .any(|m| m.starts_with("unverifiable: `flip(_:)`")),
+        "{:?}",
+        messages(s)
+    );
+    // a source that names the type makes its member a plausible candidate
+    let r = check("import UIKit\nlet kept: [UILegacy] = []\nfunc f(x: Mystery) { x.flip(true) }\n");
+    assert!(
+        !r.no_deprecated,
+        "{:?}",
+        messages(&r.criteria.no_deprecated)
+    );
 }
 
 #[test]
