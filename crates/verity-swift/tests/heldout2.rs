@@ -31,13 +31,15 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 ///
 /// A regression guard set to what the oracles measured when the set was frozen, before any
 /// change made after it was written (truncated to three decimals, nothing subtracted):
-/// symbols_exist 0.853 / 0.644, availability_ok 0.917 / 1.000, no_deprecated 0.947 / 0.900.
-/// BENCHMARKS.md has the table and the disagreements.
+/// symbols_exist 0.853 / 0.644, availability_ok 0.917 / 1.000, no_deprecated 0.947 / 0.900;
+/// no_deprecated's precision raised to the 1.000 measured after the fixes made on the tuning
+/// sets (a member of an unknown receiver no longer matches types the source never names).
+/// BENCHMARKS.md has both tables and the disagreements.
 const HELDOUT2_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
     ("symbols_exist", 0.852, 0.644),
     ("availability_ok", 0.916, 1.0),
-    ("no_deprecated", 0.947, 0.9),
+    ("no_deprecated", 1.0, 0.9),
 ];
 
 /// What the set was written to cover.
