@@ -1,7 +1,7 @@
 //! Ctrl-C and SIGTERM. Every child verity starts runs in its own process group (so the
 //! terminal's Ctrl-C reaches verity alone, which then decides), so verity must end them itself:
-//! a run drains and stops its own (`commands/execute.rs` takes the signals over while it runs);
-//! any other command kills the groups of the children still running
+//! a run drains and stops its own (`commands/execute.rs` takes the signals over while it runs),
+//! `mcp serve --http` ends its sessions and exits 0 (`commands/mcp.rs`); any other command kills the groups of the children still running
 //! ([`verity_process::kill_all`]: a `git` clone, a compiler, a grounding server being checked)
 //! and exits 130 at once.
 
@@ -9,12 +9,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::exit;
 
-/// Set while a run handles the signals itself.
-static RUN_HANDLES_SIGNALS: AtomicBool = AtomicBool::new(false);
+/// Set while the command handles the signals itself.
+static COMMAND_HANDLES_SIGNALS: AtomicBool = AtomicBool::new(false);
 
-/// From now on a run handles Ctrl-C and SIGTERM itself (a drain, then an abort).
-pub fn run_handles_signals() {
-    RUN_HANDLES_SIGNALS.store(true, Ordering::SeqCst);
+/// From now on the command handles Ctrl-C and SIGTERM itself (a run: a drain, then an abort;
+/// a server: a clean stop).
+pub fn command_handles_signals() {
+    COMMAND_HANDLES_SIGNALS.store(true, Ordering::SeqCst);
 }
 
 /// Watches for Ctrl-C and SIGTERM on a thread of its own, for the life of the process.
@@ -51,7 +52,7 @@ async fn watch() {
             r = tokio::signal::ctrl_c() => if r.is_err() { return },
             _ = received => {}
         }
-        if RUN_HANDLES_SIGNALS.load(Ordering::SeqCst) {
+        if COMMAND_HANDLES_SIGNALS.load(Ordering::SeqCst) {
             continue;
         }
         verity_process::kill_all();

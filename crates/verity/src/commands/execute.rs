@@ -305,7 +305,7 @@ pub(super) fn execute_plan(
     let rt = runtime()?;
     let shutdown = Shutdown::new();
     // Ctrl-C and SIGTERM drain the run from here on, instead of ending verity.
-    crate::interrupt::run_handles_signals();
+    crate::interrupt::command_handles_signals();
     let budget = Arc::new(settings.budget);
     let summary = rt.block_on(async {
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<RunEvent>();

@@ -121,8 +121,10 @@ async fn bind(addr: &str) -> Result<tokio::net::TcpListener, CliError> {
     Ok(listener)
 }
 
-/// Completes at the first Ctrl-C (SIGINT) or SIGTERM.
+/// Completes at the first Ctrl-C (SIGINT) or SIGTERM (which from now on stop the server
+/// cleanly instead of `interrupt`'s exit 130).
 async fn stop_signal() {
+    crate::interrupt::command_handles_signals();
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

@@ -1,7 +1,8 @@
 //! Grounding on the MCP project's own reference servers from npm
 //! (`@modelcontextprotocol/server-filesystem` and `server-everything`, 2026.8.31), which
 //! `.ci/run` installs into `$VERITY_MCP_NPM`: an explicit `inject-top-k` mapping, the
-//! fallback refusing a tool that is not a search, and the `tools`-mode allowlist. The model is
+//! fallback refusing a tool that is not a search, the `tools`-mode allowlist, and a server
+//! killed mid-run. The model is
 //! the fake OpenAI server of `verity-testkit`.
 
 use std::path::{Path, PathBuf};
@@ -299,5 +300,118 @@ fn tools_mode_offers_the_read_only_tools_and_refuses_write_file() {
             .contains("URLSession coordinates"),
         "{}",
         calls[1]
+    );
+}
+
+/// The filesystem server killed with SIGKILL while the run is under way: the grounded samples
+/// after it fail with the reason, each failed search recorded with its error, the ungrounded
+/// ones go on, and the run completes.
+#[test]
+fn the_filesystem_server_killed_mid_run_fails_grounded_samples_and_the_run_completes() {
+    let Some(fs) = reference_server("mcp-server-filesystem") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = docs_tree(dir.path());
+    let pid_file = dir.path().join("server.pid");
+    // `exec`: the shell's pid becomes the server's, written before it starts.
+    let servers = format!(
+        r#"[servers.fs]
+command = ["sh", "-c", "echo $$ > \"$0\"; exec \"$1\" \"$2\"", {pid}, {fs}, {data}]
+startup_timeout = 60
+call_timeout = 20
+tool = "search_files"
+arguments = {{ path = {data}, pattern = "**/*.md" }}
+"#,
+        pid = json_str(&pid_file),
+        fs = json_str(&fs),
+        data = json_str(&data),
+    );
+    let s = format!(
+        r#"name = "npm-crash"
+tasks = "tasks.jsonl"
+[defaults]
+provider = "mock"
+options = {{ latency_ms = 250 }}
+[[variants]]
+name = "plain"
+[[variants]]
+name = "grounded"
+grounding = {{ server = "fs", mode = "inject-top-k", k = 2 }}
+{servers}
+[[scorers]]
+kind = "equals"
+"#
+    );
+    let mut tasks = String::new();
+    for i in 0..12 {
+        tasks.push_str(&format!(
+            "{{\"id\": \"t{i:02}\", \"input\": \"How do I fetch data? ({i})\", \"target\": \"ok\"}}\n"
+        ));
+    }
+    write_tree(
+        dir.path(),
+        &[("s/suite.toml", &s), ("s/tasks.jsonl", &tasks)],
+    );
+    let mut run = verity(dir.path())
+        .args(["run", "s", "--quiet", "-j", "1", "--db", "g.db"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until a few samples are stored, then kill the server.
+    let db = dir.path().join("g.db");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run stored no samples"
+        );
+        let done = verity_store::Store::open_read_only(&db)
+            .ok()
+            .and_then(|s| s.list_runs().ok())
+            .and_then(|runs| runs.first().map(|r| r.completed))
+            .unwrap_or(0);
+        if done >= 4 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let pid = pid.trim();
+    let killed = std::process::Command::new("kill")
+        .args(["-9", pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = run.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    let v = report(dir.path());
+    let (mut ok, mut failed) = (0, 0);
+    for task in v["per_task"].as_array().unwrap() {
+        assert_eq!(task["variants"]["plain"]["epochs"][0]["outcome"], "pass");
+        let g = &task["variants"]["grounded"]["epochs"][0];
+        let call = &g["tool_calls"][0];
+        assert_eq!(call["name"], "search_files", "{g}");
+        match g["outcome"].as_str().unwrap() {
+            "pass" => {
+                ok += 1;
+                assert!(call.get("error").is_none(), "{g}");
+            }
+            "error" => {
+                failed += 1;
+                let kind = call["error"]["kind"].as_str().unwrap_or_default();
+                assert!(kind.starts_with("mcp_"), "{g}");
+                assert!(g["error"]["message"].as_str().is_some(), "{g}");
+            }
+            other => panic!("unexpected outcome {other}: {g}"),
+        }
+    }
+    assert!(ok >= 1 && failed >= 1, "ok {ok}, failed {failed}");
+    let store = verity_store::Store::open(&db).unwrap();
+    assert_eq!(
+        store.list_runs().unwrap()[0].status,
+        verity_model::RunStatus::Completed
     );
 }
