@@ -353,7 +353,7 @@ kind = "equals"
         dir.path(),
         &[("s/suite.toml", &s), ("s/tasks.jsonl", &tasks)],
     );
-    let mut run = verity(dir.path())
+    let run = verity(dir.path())
         .args(["run", "s", "--quiet", "-j", "1", "--db", "g.db"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
