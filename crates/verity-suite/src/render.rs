@@ -237,21 +237,9 @@ pub fn argument_context(query: &str, k: u32, task: &Task, variant: &Variant) -> 
             "task",
             Value::from_pairs([
                 ("id", Value::from(task.id.as_str())),
-                (
-                    "category",
-                    task.category
-                        .as_deref()
-                        .map_or(Value::from(()), Value::from),
-                ),
+                ("category", category_value(task)),
                 ("metadata", json_map(&task.metadata)),
-                (
-                    "target",
-                    task.target
-                        .iter()
-                        .map(String::as_str)
-                        .map(Value::from)
-                        .collect::<Value>(),
-                ),
+                ("target", target_value(task)),
                 ("input", Value::from(task.input.prompt_text())),
             ]),
         ),
@@ -332,25 +320,29 @@ fn context(task: &Task, variant: &Variant) -> Value {
     Value::from_pairs([
         ("prompt", Value::from(task.input.prompt_text())),
         ("id", Value::from(task.id.as_str())),
-        (
-            "category",
-            task.category
-                .as_deref()
-                .map_or(Value::from(()), Value::from),
-        ),
-        (
-            "target",
-            task.target
-                .iter()
-                .map(String::as_str)
-                .map(Value::from)
-                .collect::<Value>(),
-        ),
+        ("category", category_value(task)),
+        ("target", target_value(task)),
         ("metadata", json_map(&task.metadata)),
         ("expect", json_map(&task.expect)),
         ("variant", Value::from(variant.name.as_str())),
         ("messages", Value::from(messages)),
     ])
+}
+
+/// A task's category for templates (`none` when it has none).
+fn category_value(task: &Task) -> Value {
+    task.category
+        .as_deref()
+        .map_or(Value::from(()), Value::from)
+}
+
+/// A task's targets for templates, as a list.
+fn target_value(task: &Task) -> Value {
+    task.target
+        .iter()
+        .map(String::as_str)
+        .map(Value::from)
+        .collect()
 }
 
 fn message_value(role: Role, content: &str) -> Value {
