@@ -73,6 +73,13 @@ impl ToolInfo {
         self.read_only_hint == Some(true) && self.destructive_hint != Some(true)
     }
 
+    /// The `properties` of its input schema (`None` when the schema has none).
+    pub fn properties(&self) -> Option<&Map<String, Value>> {
+        self.input_schema
+            .get("properties")
+            .and_then(Value::as_object)
+    }
+
     /// The names of the arguments its schema requires.
     pub fn required(&self) -> Vec<&str> {
         self.input_schema

@@ -111,11 +111,7 @@ pub fn is_template(s: &str) -> bool {
 /// problem here.
 pub fn check_arguments(tool: &ToolInfo, arguments: &Map<String, Value>) -> Vec<String> {
     let mut problems = Vec::new();
-    let properties = tool
-        .input_schema
-        .get("properties")
-        .and_then(Value::as_object);
-    if let Some(properties) = properties {
+    if let Some(properties) = tool.properties() {
         let known: Vec<String> = properties.keys().map(|k| format!("`{k}`")).collect();
         for (name, value) in arguments {
             let Some(schema) = properties.get(name) else {
@@ -163,11 +159,7 @@ pub fn check_arguments(tool: &ToolInfo, arguments: &Map<String, Value>) -> Vec<S
 /// boolean, array or object, when the text parses as JSON of that type (`limit = "{{ k }}"`
 /// becomes the number). Anything else is left for the server to judge.
 pub fn coerce_arguments(tool: &ToolInfo, arguments: &mut Map<String, Value>) {
-    let Some(properties) = tool
-        .input_schema
-        .get("properties")
-        .and_then(Value::as_object)
-    else {
+    let Some(properties) = tool.properties() else {
         return;
     };
     for (name, value) in arguments.iter_mut() {
@@ -187,7 +179,7 @@ pub fn coerce_arguments(tool: &ToolInfo, arguments: &mut Map<String, Value>) {
 }
 
 /// The JSON Schema `type`s of a property (empty when it says none).
-fn schema_types(schema: &Value) -> Vec<&str> {
+pub(crate) fn schema_types(schema: &Value) -> Vec<&str> {
     match schema.get("type") {
         Some(Value::String(t)) => vec![t.as_str()],
         Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),

@@ -186,9 +186,7 @@ fn pick(
 
 fn properties(tool: &ToolInfo) -> &Map<String, Value> {
     static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    tool.input_schema
-        .get("properties")
-        .and_then(Value::as_object)
+    tool.properties()
         .unwrap_or_else(|| EMPTY.get_or_init(Map::new))
 }
 
@@ -251,11 +249,7 @@ fn has_search_word(name: &str) -> bool {
 
 /// `"type": ty` or `"type": [.., ty, ..]`.
 fn has_type(schema: &Value, ty: &str) -> bool {
-    match schema.get("type") {
-        Some(Value::String(t)) => t == ty,
-        Some(Value::Array(ts)) => ts.iter().any(|t| t.as_str() == Some(ty)),
-        _ => false,
-    }
+    crate::mapping::schema_types(schema).contains(&ty)
 }
 
 fn list(tools: &[ToolInfo]) -> String {
