@@ -33,6 +33,7 @@
 #![forbid(unsafe_code)]
 
 mod fmt;
+mod html;
 mod json;
 mod listing;
 mod markdown;
@@ -40,6 +41,7 @@ mod table;
 mod verdict;
 mod view;
 
+pub use html::{CONTENT_SECURITY_POLICY, render_diff_html, render_html};
 pub use json::{Extras, JSON_SCHEMA_VERSION, to_json, to_json_with};
 pub use listing::{render_runs, render_task_list, runs_json, task_list_json};
 pub use markdown::{render_markdown, render_markdown_with};

@@ -62,6 +62,8 @@
 #![forbid(unsafe_code)]
 
 mod anthropic;
+#[cfg(feature = "browser")]
+pub mod browser;
 mod gemini;
 mod http;
 mod openai;

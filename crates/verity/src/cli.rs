@@ -77,6 +77,20 @@ pub enum Format {
     Md,
 }
 
+/// The forms of a run's report (`verity run --format`, `verity report`) and of a comparison
+/// (`verity compare`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// The terminal table.
+    Table,
+    /// The versioned JSON document (`docs/report-schema.md`).
+    Json,
+    /// The Markdown audit document.
+    Md,
+    /// One self-contained HTML page, the JSON document embedded as its data.
+    Html,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
     Auto,
@@ -233,7 +247,7 @@ pub struct RunArgs {
     /// output instead of the results table (`--format json`: the machine-readable result for
     /// CI, progress and the verdict on standard error).
     #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    pub format: Option<ReportFormat>,
     /// Where --format writes (a file named here is replaced if it exists).
     #[arg(long, value_name = "FILE", requires = "format")]
     pub out: Option<PathBuf>,
@@ -719,8 +733,8 @@ pub struct ReportArgs {
     /// A run id, a unique prefix of one, or `latest`.
     #[arg(default_value = "latest")]
     pub run: String,
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
     /// Write to this file instead of standard output (replaced if it exists).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -737,8 +751,8 @@ pub struct CompareArgs {
     pub a: String,
     /// The side compared with it; changes are B − A.
     pub b: String,
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
     /// Write to this file instead of standard output (replaced if it exists).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,

@@ -4,12 +4,12 @@
 
 use verity_report::{
     Against, SideDiff, Snapshot, diff_json, evaluate, gates_json, regression_gates,
-    render_diff_markdown, render_diff_table,
+    render_diff_html, render_diff_markdown, render_diff_table,
 };
 
 use super::verdict::{cli_gates, conclude, history, like, load};
 use super::{open_existing_read_only, write_out};
-use crate::cli::{CompareArgs, Format, Globals};
+use crate::cli::{CompareArgs, Globals, ReportFormat};
 use crate::config::Config;
 use crate::{CliError, exit};
 
@@ -50,18 +50,22 @@ pub(super) fn compare(a: CompareArgs, config: &Config, g: &Globals) -> Result<u8
     }
     let report = (!gates.is_empty())
         .then(|| evaluate(&gates, &current, Against::Baseline(&diffs), &earlier));
+    let json = || {
+        let mut v = diff_json(&diffs);
+        if let (Some(r), Some(o)) = (&report, v.as_object_mut()) {
+            o.insert("gates".into(), gates_json(r));
+        }
+        v
+    };
     let text = match a.format {
-        Format::Table => render_diff_table(&diffs),
-        Format::Md => render_diff_markdown(&diffs),
-        Format::Json => {
-            let mut v = diff_json(&diffs);
-            if let (Some(r), Some(o)) = (&report, v.as_object_mut()) {
-                o.insert("gates".into(), gates_json(r));
-            }
-            let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+        ReportFormat::Table => render_diff_table(&diffs),
+        ReportFormat::Md => render_diff_markdown(&diffs),
+        ReportFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&json()).unwrap_or_default();
             s.push('\n');
             s
         }
+        ReportFormat::Html => render_diff_html(&json()),
     };
     write_out(&text, a.out.as_deref())?;
     match &report {

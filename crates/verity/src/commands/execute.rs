@@ -16,7 +16,7 @@ use verity_store::Store;
 use super::report_files::{check_suite_reports, write_suite_reports};
 use super::verdict::{Loaded, conclude, judge, wanted};
 use super::{costs, render, runtime, table_options, use_color, write_out};
-use crate::cli::{ColorChoice, ExecArgs, Format, GateArgs};
+use crate::cli::{ColorChoice, ExecArgs, GateArgs, ReportFormat};
 use crate::config::Config;
 use crate::{CliError, exit, progress};
 
@@ -225,7 +225,7 @@ pub(super) struct Output {
     pub(super) quiet: bool,
     pub(super) color: ColorChoice,
     pub(super) err_tty: bool,
-    pub(super) format: Option<Format>,
+    pub(super) format: Option<ReportFormat>,
     pub(super) out: Option<std::path::PathBuf>,
     /// `[report]` files may replace existing files (`--force`).
     pub(super) force: bool,

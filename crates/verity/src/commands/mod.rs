@@ -29,7 +29,7 @@ use std::path::Path;
 use verity_model::{ErrorKind, Suite};
 use verity_store::Store;
 
-use crate::cli::{CheckCommand, Cli, ColorChoice, Command, FactsCommand, Format, McpCommand};
+use crate::cli::{CheckCommand, Cli, ColorChoice, Command, FactsCommand, McpCommand, ReportFormat};
 use crate::config::Config;
 use crate::{CliError, exit};
 use baseline::baseline;
@@ -144,22 +144,23 @@ pub(super) fn costs(view: &verity_report::RunView, config: &Config) -> Vec<(Stri
 
 pub(super) fn render(
     view: &verity_report::RunView,
-    fmt: Format,
+    fmt: ReportFormat,
     color: bool,
     extras: &verity_report::Extras<'_>,
 ) -> String {
     match fmt {
-        Format::Table => verity_report::render_table(
+        ReportFormat::Table => verity_report::render_table(
             view,
             &table_options(color, extras.costs.unwrap_or_default()),
         ),
-        Format::Json => {
+        ReportFormat::Json => {
             let mut s = serde_json::to_string_pretty(&verity_report::to_json_with(view, extras))
                 .unwrap_or_default();
             s.push('\n');
             s
         }
-        Format::Md => verity_report::render_markdown_with(view, extras),
+        ReportFormat::Md => verity_report::render_markdown_with(view, extras),
+        ReportFormat::Html => verity_report::render_html(view, extras),
     }
 }
 

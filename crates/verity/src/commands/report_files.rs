@@ -10,7 +10,7 @@ use verity_model::{ErrorKind, SampleRecord};
 
 use super::{render, write_out};
 use crate::CliError;
-use crate::cli::Format;
+use crate::cli::ReportFormat;
 
 /// Expands a `[report]` path template of the run's suite, in one pass
 /// ([`verity_model::ReportSpec::expand`]: a value is never expanded again). The values put in
@@ -251,7 +251,7 @@ pub(super) fn write_suite_reports(
     for (kind, path, replace) in files {
         let text = match kind {
             ReportFile::Markdown => verity_report::render_markdown_with(view, extras),
-            ReportFile::Json => render(view, Format::Json, false, extras),
+            ReportFile::Json => render(view, ReportFormat::Json, false, extras),
             ReportFile::ToolCalls => tool_call_lines(samples),
         };
         write_report_file(&text, &path, replace, meta)?;
