@@ -39,6 +39,18 @@ const STDERR_QUOTE: Quote = Quote {
     chars: 800,
 };
 
+/// The tools' names for a message: `` `a`, `b` ``, or `no tools`.
+pub fn tool_list(tools: &[ToolInfo]) -> String {
+    if tools.is_empty() {
+        return "no tools".to_owned();
+    }
+    tools
+        .iter()
+        .map(|t| format!("`{}`", t.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A tool the server offers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolInfo {
@@ -449,7 +461,7 @@ impl GroundingServer {
             return Err(self.protocol(format!(
                 "there is no tool `{}` (tools: {})",
                 tool,
-                self.tool_names()
+                tool_list(&self.tools)
             )));
         }
         let mut params = CallToolRequestParams::new(tool.to_owned());
@@ -692,14 +704,6 @@ impl GroundingServer {
             server: self.name.clone(),
             message,
         }
-    }
-
-    fn tool_names(&self) -> String {
-        self.tools
-            .iter()
-            .map(|t| format!("`{}`", t.name))
-            .collect::<Vec<_>>()
-            .join(", ")
     }
 }
 

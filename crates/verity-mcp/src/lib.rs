@@ -40,7 +40,7 @@ mod server;
 mod static_docs;
 mod stdio;
 
-pub use client::{GroundingServer, ToolInfo, ToolOutput};
+pub use client::{GroundingServer, ToolInfo, ToolOutput, tool_list};
 pub use error::McpError;
 pub use http_server::{HTTP_PATH, serve_http, serve_repos_http};
 pub use mapping::{Allowlist, check_arguments, coerce_arguments, is_template};

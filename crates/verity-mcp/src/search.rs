@@ -61,10 +61,13 @@ impl SearchBinding {
     /// asks for an explicit `tool` and `arguments`.
     pub fn find(tools: &[ToolInfo], name: Option<&str>) -> Result<SearchBinding, String> {
         if let Some(name) = name {
-            let tool = tools
-                .iter()
-                .find(|t| t.name == name)
-                .ok_or_else(|| format!("has no tool named `{}` (it has {})", name, list(tools)))?;
+            let tool = tools.iter().find(|t| t.name == name).ok_or_else(|| {
+                format!(
+                    "has no tool named `{}` (it has {})",
+                    name,
+                    crate::client::tool_list(tools)
+                )
+            })?;
             let properties = properties(tool);
             let query_arg = pick(properties, "string", &QUERY_NAMES, true).ok_or_else(|| {
                 format!(
@@ -86,7 +89,7 @@ impl SearchBinding {
         if candidates.is_empty() {
             return Err(format!(
                 "has no search tool the fallback can use (no tool is named `search` or has the word \"search\" in its name; it has {}): {}",
-                list(tools),
+                crate::client::tool_list(tools),
                 SET_TOOL
             ));
         }
@@ -250,17 +253,6 @@ fn has_search_word(name: &str) -> bool {
 /// `"type": ty` or `"type": [.., ty, ..]`.
 fn has_type(schema: &Value, ty: &str) -> bool {
     crate::mapping::schema_types(schema).contains(&ty)
-}
-
-fn list(tools: &[ToolInfo]) -> String {
-    if tools.is_empty() {
-        return "no tools".to_owned();
-    }
-    tools
-        .iter()
-        .map(|t| format!("`{}`", t.name))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]

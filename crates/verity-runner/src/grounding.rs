@@ -122,7 +122,7 @@ fn search_of(spec: &ServerSpec, server: &GroundingServer) -> Result<Search, Stri
             if server.tool(tool).is_none() {
                 return Err(format!(
                     "`tool` names `{tool}`, which the server does not have (it has {})",
-                    names(server)
+                    verity_mcp::tool_list(server.tools())
                 ));
             }
             Ok(Search::Explicit {
@@ -133,19 +133,6 @@ fn search_of(spec: &ServerSpec, server: &GroundingServer) -> Result<Search, Stri
         None => SearchBinding::find(server.tools(), None)
             .map(Search::Fallback)
             .map_err(|why| format!("the server {why}")),
-    }
-}
-
-fn names(server: &GroundingServer) -> String {
-    let n: Vec<String> = server
-        .tools()
-        .iter()
-        .map(|t| format!("`{}`", t.name))
-        .collect();
-    if n.is_empty() {
-        "no tools".to_owned()
-    } else {
-        n.join(", ")
     }
 }
 
@@ -473,7 +460,7 @@ pub async fn check_servers(suite: &Suite) -> Vec<ServerCheck> {
             match server.tool(tool) {
                 None => check.problems.push(format!(
                     "`tool` names `{tool}`, which the server does not have (it has {})",
-                    names(&server)
+                    verity_mcp::tool_list(server.tools())
                 )),
                 Some(info) => check.problems.extend(verity_mcp::check_arguments(
                     info,
