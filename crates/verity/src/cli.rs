@@ -113,6 +113,9 @@ pub enum Command {
     /// Compare two stored runs (or two variants): paired statistics, metric changes with their
     /// run-to-run noise, flipped tasks with evidence.
     Compare(CompareArgs),
+    /// Serve the stored runs on http://127.0.0.1:8178/ (read-only): the list with a filter,
+    /// each run's report page (live while it runs), comparisons, and their JSON.
+    View(ViewArgs),
     /// Keep a run's results as the suite's baseline (baseline.toml), or show it.
     #[command(subcommand)]
     Baseline(BaselineCommand),
@@ -726,6 +729,18 @@ pub struct ListArgs {
     /// table or json.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// The port to listen on (0: any free one). The address bound is printed on standard error
+    /// as `listening on http://HOST:PORT/`.
+    #[arg(long, value_name = "PORT", default_value_t = crate::view::DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on [default: 127.0.0.1]. There is no authentication: an address
+    /// other than loopback (e.g. 0.0.0.0) is served only when given here, with a warning.
+    #[arg(long, value_name = "HOST")]
+    pub host: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -14,6 +14,8 @@ mod fetch;
 mod fromfacts;
 mod interrupt;
 mod progress;
+mod serve;
+mod view;
 
 use std::process::ExitCode;
 

@@ -3,24 +3,70 @@
 //! with `--gate` / `--fail-on-regression`, B gated against A as its baseline.
 
 use verity_report::{
-    Against, SideDiff, Snapshot, diff_json, evaluate, gates_json, regression_gates,
+    Against, GateReport, SideDiff, Snapshot, diff_json, evaluate, gates_json, regression_gates,
     render_diff_html, render_diff_markdown, render_diff_table,
 };
+use verity_store::Store;
 
 use super::verdict::{cli_gates, conclude, history, like, load};
 use super::{open_existing_read_only, write_out};
-use crate::cli::{CompareArgs, Globals, ReportFormat};
+use crate::cli::{CompareArgs, GateFlags, Globals, ReportFormat};
 use crate::config::Config;
 use crate::{CliError, exit};
 
 pub(super) fn compare(a: CompareArgs, config: &Config, g: &Globals) -> Result<u8, CliError> {
-    let mut gates = cli_gates(&a.gating)?;
     let store = open_existing_read_only(&g.db.path(config))?;
-    let (run_a, var_a) = split_side(&a.a);
-    let (run_b, var_b) = split_side(&a.b);
+    let compared = compare_runs(&store, &a.a, &a.b, &a.gating)?;
+    let text = match a.format {
+        ReportFormat::Table => render_diff_table(&compared.diffs),
+        ReportFormat::Md => render_diff_markdown(&compared.diffs),
+        ReportFormat::Json => {
+            let mut s = serde_json::to_string_pretty(&compared.json()).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        ReportFormat::Html => render_diff_html(&compared.json()),
+    };
+    write_out(&text, a.out.as_deref())?;
+    match &compared.gates {
+        Some(r) => conclude(r),
+        None => Ok(exit::OK),
+    }
+}
+
+/// Two runs (or variants of runs) compared: each pair of variants' differences, and B's gates
+/// against A when `gating` asks for any.
+pub(crate) struct Compared {
+    pub(crate) diffs: Vec<SideDiff>,
+    pub(crate) gates: Option<GateReport>,
+}
+
+impl Compared {
+    /// The document `verity compare --format json` prints (and `--format html` embeds).
+    pub(crate) fn json(&self) -> serde_json::Value {
+        let mut v = diff_json(&self.diffs);
+        if let (Some(r), Some(o)) = (&self.gates, v.as_object_mut()) {
+            o.insert("gates".into(), gates_json(r));
+        }
+        v
+    }
+}
+
+/// Compares side `a` with side `b` (`RUN` or `RUN:VARIANT`, run specs as `verity compare`
+/// takes them), B gated against A as its baseline by `gating`. `verity compare` and `verity
+/// view` both compare through here.
+pub(crate) fn compare_runs(
+    store: &Store,
+    a: &str,
+    b: &str,
+    gating: &GateFlags,
+) -> Result<Compared, CliError> {
+    let mut gates = cli_gates(gating)?;
+    let (run_a, var_a) = split_side(a);
+    let (run_b, var_b) = split_side(b);
     let (id_a, id_b) = (store.resolve_run(run_a)?, store.resolve_run(run_b)?);
     let side = |id: &str| -> Result<Vec<Snapshot>, CliError> {
-        let run = load(&store, id, None)?;
+        let run = load(store, id, None)?;
         let view = run.view();
         Ok(run.snapshots(&view))
     };
@@ -33,7 +79,7 @@ pub(super) fn compare(a: CompareArgs, config: &Config, g: &Globals) -> Result<u8
     let pairs = pair(&id_a, &snaps_a, var_a, &id_b, &snaps_b, var_b)?;
     // B's history: the earlier runs of B's suite.
     let earlier = match pairs.first() {
-        Some((_, y)) => history(&store, &y.suite_hash, &y.run_id)?,
+        Some((_, y)) => history(store, &y.suite_hash, &y.run_id)?,
         None => Vec::new(),
     };
     let diffs: Vec<SideDiff> = pairs
@@ -41,37 +87,16 @@ pub(super) fn compare(a: CompareArgs, config: &Config, g: &Globals) -> Result<u8
         .map(|(x, y)| SideDiff::new(x, y, &like(&earlier, y)))
         .collect();
     let current: Vec<Snapshot> = pairs.iter().map(|(_, y)| (*y).clone()).collect();
-    if a.gating.fail_on_regression {
+    if gating.fail_on_regression {
         gates.extend(regression_gates(
-            a.gating.threshold,
+            gating.threshold,
             &current,
             "--fail-on-regression",
         ));
     }
-    let report = (!gates.is_empty())
+    let gates = (!gates.is_empty())
         .then(|| evaluate(&gates, &current, Against::Baseline(&diffs), &earlier));
-    let json = || {
-        let mut v = diff_json(&diffs);
-        if let (Some(r), Some(o)) = (&report, v.as_object_mut()) {
-            o.insert("gates".into(), gates_json(r));
-        }
-        v
-    };
-    let text = match a.format {
-        ReportFormat::Table => render_diff_table(&diffs),
-        ReportFormat::Md => render_diff_markdown(&diffs),
-        ReportFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&json()).unwrap_or_default();
-            s.push('\n');
-            s
-        }
-        ReportFormat::Html => render_diff_html(&json()),
-    };
-    write_out(&text, a.out.as_deref())?;
-    match &report {
-        Some(r) => conclude(r),
-        None => Ok(exit::OK),
-    }
+    Ok(Compared { diffs, gates })
 }
 
 /// `RUN` or `RUN:VARIANT`. Run specs (`latest~1`, ids, prefixes) never hold a colon.

@@ -44,8 +44,9 @@ pub(super) fn mcp_serve(a: McpServeArgs) -> Result<u8, CliError> {
         let rt = runtime()?;
         match &a.http {
             Some(addr) => rt.block_on(async {
+                let stop = stop_signal();
                 let listener = bind(addr).await?;
-                verity_mcp::serve_repos_http(source, listener, stop_signal())
+                verity_mcp::serve_repos_http(source, listener, stop)
                     .await
                     .map_err(|e| CliError::io(format!("--http {addr}: {e}")))
             })?,
@@ -81,8 +82,9 @@ pub(super) fn mcp_serve(a: McpServeArgs) -> Result<u8, CliError> {
     let rt = runtime()?;
     match &a.http {
         Some(addr) => rt.block_on(async {
+            let stop = stop_signal();
             let listener = bind(addr).await?;
-            verity_mcp::serve_http(source, listener, stop_signal())
+            verity_mcp::serve_http(source, listener, stop)
                 .await
                 .map_err(|e| CliError::io(format!("--http {addr}: {e}")))
         })?,
@@ -95,56 +97,22 @@ pub(super) fn mcp_serve(a: McpServeArgs) -> Result<u8, CliError> {
 
 /// Binds `--http ADDR` and says where it listens, on standard error:
 /// `listening on http://HOST:PORT/mcp` (the port bound when ADDR's is 0), after a warning when
-/// the address is not a loopback one (the server has no authentication).
+/// the address is not a loopback one (the server has no authentication; ADDR is explicit).
 async fn bind(addr: &str) -> Result<tokio::net::TcpListener, CliError> {
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
-        let kind = if e.kind() == std::io::ErrorKind::AddrInUse {
-            verity_model::ErrorKind::Io
-        } else {
-            verity_model::ErrorKind::Usage
-        };
-        CliError::new(
-            kind,
-            format!("--http {addr}: cannot listen there: {e} (give HOST:PORT, e.g. 127.0.0.1:0)"),
-        )
-    })?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| CliError::io(format!("--http {addr}: {e}")))?;
-    if !local.ip().is_loopback() {
-        eprintln!(
-            "verity mcp serve: warning: serving on {local}, which is not a loopback address, \
-             without authentication: anyone who can reach it can use the server"
-        );
-    }
-    eprintln!("listening on http://{local}{}", verity_mcp::HTTP_PATH);
-    Ok(listener)
+    crate::serve::bind(
+        "verity mcp serve",
+        "--http",
+        addr,
+        true,
+        verity_mcp::HTTP_PATH,
+    )
+    .await
 }
 
-/// Completes at the first Ctrl-C (SIGINT) or SIGTERM (which from now on stop the server
+/// Completes at the first Ctrl-C (SIGINT) or SIGTERM (which from this call on stop the server
 /// cleanly instead of `interrupt`'s exit 130).
-async fn stop_signal() {
-    crate::interrupt::command_handles_signals();
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
-    eprintln!("verity mcp serve: stopping");
+fn stop_signal() -> impl std::future::Future<Output = ()> {
+    crate::serve::stop_signal("verity mcp serve")
 }
 
 /// `[NAME=]DIR`: the name before the first `=` when there is one that is a repository name

@@ -22,6 +22,7 @@ mod runs;
 mod symbols;
 mod validate;
 mod verdict;
+mod view;
 
 use std::io::Write as _;
 use std::path::Path;
@@ -50,6 +51,10 @@ use run::run;
 use runs::runs;
 use symbols::symbols;
 use validate::validate;
+use view::view;
+
+pub(crate) use compare::compare_runs;
+pub(crate) use report::render_stored;
 
 pub fn dispatch(cli: Cli) -> Result<u8, CliError> {
     let g = &cli.global;
@@ -61,6 +66,7 @@ pub fn dispatch(cli: Cli) -> Result<u8, CliError> {
         Command::Report(a) => report(a, &config, g),
         Command::Runs(a) => runs(a, &config, g),
         Command::Compare(a) => compare(a, &config, g),
+        Command::View(a) => view(a, config, g),
         Command::Baseline(c) => baseline(c, &config, g),
         Command::Rescore(a) => rescore(a, &config, g),
         Command::Retry(a) => retry(a, &config, g),

@@ -27,3 +27,4 @@ mod stages;
 mod support;
 mod swift;
 mod validate;
+mod view;
