@@ -636,3 +636,73 @@ fn view_in_a_browser_filters_opens_and_compares() {
     missing.wait_for("#error").unwrap();
     assert_eq!(viewer.terminate(), Some(0));
 }
+
+#[test]
+fn view_shows_a_killed_run_as_interrupted_and_stops_reloading_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut tasks = String::new();
+    for i in 0..200 {
+        tasks.push_str(&format!(
+            "{{\"id\": \"t{i:03}\", \"input\": \"{i}\", \"target\": \"{i}\"}}\n"
+        ));
+    }
+    write_tree(
+        d,
+        &[
+            (
+                "slow/suite.toml",
+                "name = \"doomed\"\ntasks = \"tasks.jsonl\"\n[defaults]\nprovider = \"mock\"\n\
+                 options = { latency_ms = 30 }\n[[scorers]]\nkind = \"equals\"\n",
+            ),
+            ("slow/tasks.jsonl", &tasks),
+        ],
+    );
+    let db = d.join("k.db");
+    let mut run = verity(d)
+        .args(["run", "slow", "--concurrency", "1", "--quiet", "--db"])
+        .arg(&db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while verity_store::Store::open_read_only(&db)
+        .ok()
+        .and_then(|s| s.list_runs().ok())
+        .and_then(|r| r.first().map(|r| r.completed))
+        .unwrap_or(0)
+        < 5
+    {
+        assert!(Instant::now() < deadline, "the run made no progress");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let viewer = Viewer::start(d, &db, &[]);
+    let c = Client::new();
+    let u = |p: &str| format!("{}{p}", viewer.url);
+    let live = c.get(&u("/runs/latest"));
+    assert_eq!(live.refresh.as_deref(), Some("3"));
+    assert!(c.get(&u("/")).body.contains(">running<"));
+    run.kill().unwrap(); // SIGKILL: the run stays stored as running, its process gone
+    run.wait().unwrap();
+    let list = c.get(&u("/"));
+    assert!(
+        list.body.contains("s-interrupted\">interrupted<"),
+        "{}",
+        list.body
+    );
+    assert_eq!(c.get(&u("/api/runs")).json()[0]["status"], "interrupted");
+    let p = c.get(&u("/api/runs/latest/progress")).json();
+    assert_eq!(
+        (p["status"].as_str(), p["running"].as_bool()),
+        (Some("interrupted"), Some(false))
+    );
+    assert!(p["completed"].as_u64().unwrap() < 200);
+    let page = c.get(&u("/runs/latest"));
+    assert_eq!(page.status, 200);
+    assert!(
+        page.refresh.is_none(),
+        "an interrupted run's page does not reload"
+    );
+    assert_eq!(viewer.terminate(), Some(0));
+}
