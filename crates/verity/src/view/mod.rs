@@ -92,8 +92,7 @@ pub async fn serve(
 
 /// One request: routed, answered on a blocking thread (SQLite), never a panic.
 async fn handle(site: Arc<Site>, method: &Method, uri: &http::Uri) -> Response<Full<Bytes>> {
-    let head = method == Method::HEAD;
-    if method != Method::GET && !head {
+    if method != Method::GET && method != Method::HEAD {
         let mut r = plain(
             StatusCode::METHOD_NOT_ALLOWED,
             "verity view serves GET and HEAD only\n",
@@ -108,15 +107,12 @@ async fn handle(site: Arc<Site>, method: &Method, uri: &http::Uri) -> Response<F
     };
     let api = route.is_api();
     let answered = tokio::task::spawn_blocking(move || answer(&site, &route)).await;
-    let mut response = match answered {
+    // For HEAD, hyper sends the headers (the body's length included) and leaves the body out.
+    match answered {
         Ok(Ok(r)) => r,
         Ok(Err(e)) => e.response(api),
         Err(_) => Failure::internal("the request failed unexpectedly").response(api),
-    };
-    if head {
-        *response.body_mut() = Full::new(Bytes::new());
     }
-    response
 }
 
 /// Why a request got no page: the status and what to tell the reader.

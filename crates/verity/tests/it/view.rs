@@ -124,6 +124,7 @@ struct Got {
     content_type: String,
     refresh: Option<String>,
     csp: Option<String>,
+    length: Option<u64>,
     body: String,
 }
 
@@ -166,11 +167,13 @@ impl Client {
                 header("refresh"),
                 header("content-security-policy"),
             );
+            let length = header("content-length").map(|l| l.parse().unwrap());
             Got {
                 status,
                 content_type,
                 refresh,
                 csp,
+                length,
                 body: r.text().await.unwrap(),
             }
         })
@@ -362,6 +365,11 @@ fn view_serves_every_page_and_document_and_writes_nothing() {
     assert_eq!(c.request(reqwest::Method::POST, &u("/")).status, 405);
     let head = c.request(reqwest::Method::HEAD, &u("/api/runs"));
     assert_eq!((head.status, head.body.as_str()), (200, ""));
+    assert_eq!(
+        head.length,
+        Some(c.get(&u("/api/runs")).body.len() as u64),
+        "HEAD says how long GET's body is"
+    );
 
     // Concurrent requests are fine.
     let handles: Vec<_> = (0..8)
