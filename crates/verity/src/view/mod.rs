@@ -251,6 +251,11 @@ impl Listed {
     pub fn shown(&self) -> &'static str {
         self.run.status.shown(self.run.liveness)
     }
+
+    /// Whether the run may still be going (see [`Progress::is_live`]).
+    pub fn is_live(&self) -> bool {
+        live(self.run.status, self.run.liveness)
+    }
 }
 
 fn list(store: &Store) -> Result<Vec<Listed>, Failure> {
@@ -315,7 +320,7 @@ impl Progress {
     /// Whether the run may still be going (stored as running, its process there or not
     /// checkable): its page keeps reloading.
     pub fn is_live(&self) -> bool {
-        self.status == RunStatus::Running && !self.status.is_interrupted(self.liveness)
+        live(self.status, self.liveness)
     }
 
     fn to_json(&self) -> Value {
@@ -330,6 +335,11 @@ impl Progress {
             "finished_at": self.finished_at,
         })
     }
+}
+
+/// Stored as running, and its process there or not checkable from here.
+fn live(status: RunStatus, liveness: verity_model::Liveness) -> bool {
+    status == RunStatus::Running && !status.is_interrupted(liveness)
 }
 
 fn progress(store: &Store, id: &str) -> Result<Progress, Failure> {

@@ -84,6 +84,15 @@ pub fn list_page(runs: &[Listed], db: &str) -> String {
             total = r.total,
         ));
     }
+    let live = runs.iter().filter(|l| l.is_live()).count();
+    let note = match live {
+        0 => String::new(),
+        n => format!(
+            "<p id=\"live\" class=\"muted\" role=\"status\">{n} run{s} running: this list \
+             reloads every {REFRESH_SECONDS} s until you type a filter or pick a run.</p>\n",
+            s = if n == 1 { "" } else { "s" }
+        ),
+    };
     let count = match runs.len() {
         1 => "1 run".to_owned(),
         n => format!("{n} runs"),
@@ -94,12 +103,13 @@ pub fn list_page(runs: &[Listed], db: &str) -> String {
          <input id=\"search\" type=\"search\" placeholder=\"Filter: suite, run id, status, variant\" aria-label=\"Filter the runs\" autofocus>\
          <button id=\"compare\" type=\"button\" disabled title=\"Pick two runs: the older one is the baseline\">Compare the two picked</button>\
          <span id=\"count\" class=\"muted\" aria-live=\"polite\">{count}</span></div>\n\
-         <table id=\"runs\">\n<thead><tr><th scope=\"col\">Pick</th><th scope=\"col\">Run</th>\
+         {note}<table id=\"runs\" data-reload=\"{reload}\">\n<thead><tr><th scope=\"col\">Pick</th><th scope=\"col\">Run</th>\
          <th scope=\"col\">Suite</th><th scope=\"col\">Status</th><th scope=\"col\">Started</th>\
          <th scope=\"col\">Samples</th><th scope=\"col\">Pass rate per variant</th></tr></thead>\n\
          <tbody>\n{rows}</tbody>\n</table>\n\
          <p id=\"empty\" class=\"muted\"{hidden}>{empty}</p>\n<script>\n{SCRIPT}</script>\n",
         db = escape(db),
+        reload = if live > 0 { REFRESH_SECONDS * 1000 } else { 0 },
         hidden = if runs.is_empty() { "" } else { " hidden" },
         empty = if runs.is_empty() {
             "No runs yet: <code>verity run SUITE</code> stores one."
@@ -134,6 +144,13 @@ const SCRIPT: &str = r#"(() => {
   document.getElementById('runs').addEventListener('change', () => {
     button.disabled = picked().length !== 2;
   });
+  // While a run is running the list reloads itself, unless the reader is busy with it.
+  const reload = Number(document.getElementById('runs').dataset.reload);
+  if (reload > 0) {
+    setInterval(() => {
+      if (search.value === '' && picked().length === 0) window.location.reload();
+    }, reload);
+  }
   button.addEventListener('click', () => {
     const two = picked();
     if (two.length !== 2) return;
@@ -267,8 +284,10 @@ mod tests {
         assert!(page.contains("href=\"/runs/r1\""));
         assert!(page.contains(CONTENT_SECURITY_POLICY));
         assert!(page.contains("2 runs"));
+        assert!(page.contains("1 run running") && page.contains("data-reload=\"3000\""));
         let none = list_page(&[], "db");
         assert!(none.contains("No runs yet") && !none.contains("\" hidden>"));
+        assert!(none.contains("data-reload=\"0\"") && !none.contains("id=\"live\""));
     }
 
     #[test]

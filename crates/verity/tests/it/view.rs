@@ -690,7 +690,11 @@ fn view_shows_a_killed_run_as_interrupted_and_stops_reloading_it() {
     let u = |p: &str| format!("{}{p}", viewer.url);
     let live = c.get(&u("/runs/latest"));
     assert_eq!(live.refresh.as_deref(), Some("3"));
-    assert!(c.get(&u("/")).body.contains(">running<"));
+    let list = c.get(&u("/")).body;
+    assert!(
+        list.contains(">running<") && list.contains("1 run running"),
+        "{list}"
+    );
     run.kill().unwrap(); // SIGKILL: the run stays stored as running, its process gone
     run.wait().unwrap();
     let list = c.get(&u("/"));
@@ -698,6 +702,10 @@ fn view_shows_a_killed_run_as_interrupted_and_stops_reloading_it() {
         list.body.contains("s-interrupted\">interrupted<"),
         "{}",
         list.body
+    );
+    assert!(
+        list.body.contains("data-reload=\"0\""),
+        "the list stops reloading"
     );
     assert_eq!(c.get(&u("/api/runs")).json()[0]["status"], "interrupted");
     let p = c.get(&u("/api/runs/latest/progress")).json();
