@@ -280,6 +280,11 @@ fn task(view: &RunView, t: &TaskView) -> Value {
         "category": t.category,
         "metadata": t.metadata,
         "in_suite": t.in_suite,
+        "source": t.source.as_ref().map(|s| json!({
+            "file": s.file,
+            "line": s.line,
+            "column": s.column,
+        })),
         "variants": t.variants.iter().map(|v| {
             let mut o = json!({
                 "outcome": v.outcome.as_str(),

@@ -1,5 +1,7 @@
-//! Renderers over a stored run: a terminal table, a versioned JSON document and a Markdown
-//! audit document.
+//! Renderers over a stored run: a terminal table, a versioned JSON document, a Markdown audit
+//! document, a self-contained HTML page, and the CI formats — JUnit XML (`junit.rs`), GitHub
+//! Actions workflow commands (`github.rs`) and a step summary in Markdown (`summary.rs`), for
+//! runs and comparisons alike.
 //!
 //! Reports read results and nothing else. They never schedule a sample, never call a model and
 //! do no I/O: each renderer returns a `String` (or a [`serde_json::Value`]) that the binary
@@ -32,19 +34,29 @@
 
 #![forbid(unsafe_code)]
 
+mod ci;
 mod fmt;
+mod github;
 mod html;
 mod json;
+mod junit;
 mod listing;
 mod markdown;
+mod summary;
 mod table;
 mod verdict;
 mod view;
 
+pub use github::{
+    GITHUB_SHOWN_PER_STEP, GithubOptions, escape_data, escape_property, render_diff_github,
+    render_github,
+};
 pub use html::{CONTENT_SECURITY_POLICY, render_diff_html, render_html};
 pub use json::{Extras, JSON_SCHEMA_VERSION, to_json, to_json_with};
+pub use junit::{render_diff_junit, render_junit};
 pub use listing::{render_runs, render_task_list, runs_json, task_list_json};
 pub use markdown::{render_markdown, render_markdown_with};
+pub use summary::{MAX_LISTED, SUMMARY_LIMIT, render_diff_summary, render_summary};
 pub use table::{TableOptions, render_table};
 pub use verdict::{
     Against, BASELINE_FORMAT, Baseline, Counts, Flip, FlipKind, GateReport, GateResult, GateStatus,

@@ -123,7 +123,7 @@ pub fn render_markdown(view: &RunView) -> String {
 }
 
 /// A Markdown table.
-fn table(out: &mut String, head: &[&str], align_right: &[bool], rows: Vec<Vec<String>>) {
+pub(crate) fn table(out: &mut String, head: &[&str], align_right: &[bool], rows: Vec<Vec<String>>) {
     let _ = writeln!(out, "| {} |", head.join(" | "));
     let seps: Vec<&str> = (0..head.len())
         .map(|i| {
@@ -143,12 +143,12 @@ fn table(out: &mut String, head: &[&str], align_right: &[bool], rows: Vec<Vec<St
 }
 
 /// A table cell: on one line, with pipes escaped. Cells are otherwise taken as Markdown.
-fn cell(s: &str) -> String {
+pub(crate) fn cell(s: &str) -> String {
     one_line(s).replace('|', "\\|")
 }
 
 /// Escapes text that is not meant as Markdown (names, messages) for use in running text.
-fn escape_text(s: &str) -> String {
+pub(crate) fn escape_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
         if matches!(ch, '\\' | '`' | '*' | '_' | '[' | ']' | '<') {
@@ -160,7 +160,7 @@ fn escape_text(s: &str) -> String {
 }
 
 /// An inline code span that survives backticks in `s`.
-fn code(s: &str) -> String {
+pub(crate) fn code(s: &str) -> String {
     let s = one_line(s);
     if s.is_empty() {
         return "` `".into();

@@ -64,6 +64,9 @@ pub struct Flip {
     /// The task's epochs disagreed on either side, or its outcome varied across earlier runs:
     /// the flip may be chance.
     pub flaky: bool,
+    /// Where the task is defined (b's suite, else a's); `None` when neither side knows (a
+    /// baseline file does not record it).
+    pub source: Option<verity_model::SourceLoc>,
 }
 
 /// `a` against `b` for one variant each.
@@ -255,6 +258,7 @@ impl SideDiff {
                     b_reason: tb.reason.clone(),
                     rationale: tb.rationale.clone().or_else(|| ta.rationale.clone()),
                     flaky: ta.is_flaky(a.errors) || tb.is_flaky(b.errors) || varied(id),
+                    source: tb.source.clone().or_else(|| ta.source.clone()),
                 });
             }
         }

@@ -11,6 +11,7 @@ mod snapshot;
 
 pub use baseline::{BASELINE_FORMAT, Baseline, render_baseline, render_baseline_change};
 pub use diff::{Flip, FlipKind, MetricDelta, RateInfo, SideDiff, SideInfo, short};
+pub(crate) use gates::num as gate_num;
 pub use gates::{Against, GateReport, GateResult, GateStatus, Verdict, evaluate, regression_gates};
 pub use noise::{NoiseEstimate, NoiseMethod};
 pub use render::{

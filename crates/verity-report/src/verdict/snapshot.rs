@@ -66,6 +66,9 @@ pub struct TaskResult {
     /// expected claims), taken from the suite the run used. Not stored in baseline files.
     #[serde(skip)]
     pub rationale: Option<String>,
+    /// Where the task is defined in the suite the run used. Not stored in baseline files.
+    #[serde(skip)]
+    pub source: Option<verity_model::SourceLoc>,
 }
 
 /// True positives, false positives, false negatives.
@@ -362,6 +365,7 @@ fn tasks_of(
                 reason,
                 counts,
                 rationale: suite_tasks.get(t.id.as_str()).and_then(|t| rationale(t)),
+                source: t.source.clone(),
             },
         );
     }

@@ -48,6 +48,10 @@ impl<'a> Builder<'a> {
                     category: task.and_then(|t| t.category.clone()),
                     metadata: task.map(|t| t.metadata.clone()).unwrap_or_default(),
                     in_suite: task.is_some(),
+                    // A task built in code has no file: no location then.
+                    source: task
+                        .map(|t| t.source.clone())
+                        .filter(|s| !s.file.is_empty()),
                     variants,
                 }
             })

@@ -308,6 +308,9 @@ pub struct TaskView {
     pub category: Option<String>,
     pub metadata: Map<String, Value>,
     pub in_suite: bool,
+    /// Where the task is defined (its file relative to the suite's root, line, column);
+    /// `None` for a task that is not in the stored suite.
+    pub source: Option<verity_model::SourceLoc>,
     /// Variants with at least one stored sample, in variant order.
     pub variants: Vec<TaskVariant>,
 }

@@ -1,6 +1,7 @@
 //! verity-report over a run built in code (see `fixture.rs` for its shape and the expected
 //! per-task outcomes). The counts below were worked out by hand from the fixture.
 
+mod ci;
 mod fixture;
 mod verdict;
 
