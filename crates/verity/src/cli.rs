@@ -89,6 +89,14 @@ pub enum ReportFormat {
     Md,
     /// One self-contained HTML page, the JSON document embedded as its data.
     Html,
+    /// JUnit XML for CI test reports: one test case per task × variant (a comparison: per
+    /// flipped task), failures with the oracle's evidence.
+    Junit,
+    /// GitHub Actions workflow commands: annotations at each failing task's file:line.
+    Github,
+    /// A short Markdown summary for a CI step (`$GITHUB_STEP_SUMMARY`): verdict, gates, pass
+    /// rates, flipped or failing tasks.
+    MdSummary,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

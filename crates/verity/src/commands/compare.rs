@@ -4,12 +4,13 @@
 
 use verity_report::{
     Against, GateReport, SideDiff, Snapshot, diff_json, evaluate, gates_json, regression_gates,
-    render_diff_html, render_diff_markdown, render_diff_table,
+    render_diff_github, render_diff_html, render_diff_junit, render_diff_markdown,
+    render_diff_summary, render_diff_table,
 };
 use verity_store::Store;
 
 use super::verdict::{cli_gates, conclude, history, like, load};
-use super::{open_existing_read_only, write_out};
+use super::{github_options, open_existing_read_only, write_out};
 use crate::cli::{CompareArgs, GateFlags, Globals, ReportFormat};
 use crate::config::Config;
 use crate::{CliError, exit};
@@ -26,6 +27,13 @@ pub(super) fn compare(a: CompareArgs, config: &Config, g: &Globals) -> Result<u8
             s
         }
         ReportFormat::Html => render_diff_html(&compared.json()),
+        ReportFormat::Junit => render_diff_junit(&compared.diffs, compared.gates.as_ref()),
+        ReportFormat::Github => render_diff_github(
+            &compared.diffs,
+            compared.gates.as_ref(),
+            &github_options(&compared.suite_b),
+        ),
+        ReportFormat::MdSummary => render_diff_summary(&compared.diffs, compared.gates.as_ref()),
     };
     write_out(&text, a.out.as_deref())?;
     match &compared.gates {
@@ -39,6 +47,8 @@ pub(super) fn compare(a: CompareArgs, config: &Config, g: &Globals) -> Result<u8
 pub(crate) struct Compared {
     pub(crate) diffs: Vec<SideDiff>,
     pub(crate) gates: Option<GateReport>,
+    /// B's suite as its run was given it: where `--format github` points the flipped tasks.
+    pub(crate) suite_b: String,
 }
 
 impl Compared {
@@ -65,14 +75,14 @@ pub(crate) fn compare_runs(
     let (run_a, var_a) = split_side(a);
     let (run_b, var_b) = split_side(b);
     let (id_a, id_b) = (store.resolve_run(run_a)?, store.resolve_run(run_b)?);
-    let side = |id: &str| -> Result<Vec<Snapshot>, CliError> {
+    let side = |id: &str| -> Result<(Vec<Snapshot>, String), CliError> {
         let run = load(store, id, None)?;
         let view = run.view();
-        Ok(run.snapshots(&view))
+        Ok((run.snapshots(&view), run.meta.suite_path.clone()))
     };
-    let snaps_a = side(&id_a)?;
-    let snaps_b = if id_b == id_a {
-        snaps_a.clone()
+    let (snaps_a, suite_a) = side(&id_a)?;
+    let (snaps_b, suite_b) = if id_b == id_a {
+        (snaps_a.clone(), suite_a)
     } else {
         side(&id_b)?
     };
@@ -96,7 +106,11 @@ pub(crate) fn compare_runs(
     }
     let gates = (!gates.is_empty())
         .then(|| evaluate(&gates, &current, Against::Baseline(&diffs), &earlier));
-    Ok(Compared { diffs, gates })
+    Ok(Compared {
+        diffs,
+        gates,
+        suite_b,
+    })
 }
 
 /// `RUN` or `RUN:VARIANT`. Run specs (`latest~1`, ids, prefixes) never hold a colon.

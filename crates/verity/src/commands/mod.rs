@@ -167,7 +167,41 @@ pub(super) fn render(
         }
         ReportFormat::Md => verity_report::render_markdown_with(view, extras),
         ReportFormat::Html => verity_report::render_html(view, extras),
+        ReportFormat::Junit => verity_report::render_junit(view, extras),
+        ReportFormat::Github => {
+            verity_report::render_github(view, extras, &github_options(&view.header.suite_path))
+        }
+        ReportFormat::MdSummary => verity_report::render_summary(view, extras),
     }
+}
+
+/// Where `--format github` points: task files are recorded relative to the suite's root (the
+/// suite directory, or the folder of its suite.toml or dataset file), so annotations name
+/// `ROOT/FILE`, with ROOT as the run was given it — made relative to `$GITHUB_WORKSPACE` (else
+/// the working directory) when it is absolute, since GitHub resolves annotation paths against
+/// the repository.
+pub(super) fn github_options(suite_path: &str) -> verity_report::GithubOptions {
+    let p = Path::new(suite_path);
+    let is_file = match std::fs::metadata(p) {
+        Ok(m) => !m.is_dir(),
+        // Not here any more: a name with an extension was a file.
+        Err(_) => p.extension().is_some(),
+    };
+    let root = if is_file {
+        p.parent().unwrap_or(Path::new(""))
+    } else {
+        p
+    };
+    let workspace = std::env::var_os("GITHUB_WORKSPACE")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::current_dir().ok());
+    let rel = match (&workspace, root.is_absolute()) {
+        (Some(w), true) => root.strip_prefix(w).unwrap_or(root),
+        _ => root,
+    };
+    let base = rel.to_string_lossy().replace('\\', "/");
+    let base = base.strip_prefix("./").unwrap_or(&base).to_owned();
+    verity_report::GithubOptions { base }
 }
 
 /// The async runtime a command that calls providers or serves MCP runs on.

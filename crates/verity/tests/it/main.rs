@@ -1,5 +1,6 @@
 //! CLI integration tests: the real binary, a real SQLite file, real HTTP to a fake server.
 
+mod ci_formats;
 mod citations;
 mod claims;
 mod corpus;
