@@ -236,3 +236,33 @@ fn a_step_summary_and_a_comparison_in_every_ci_format() {
     assert!(md.contains("- pass → fail `hello` [bad]"), "{md}");
     assert!(md.contains("### Flipped tasks (1)"), "{md}");
 }
+
+/// A failing gate declared in suite.toml is an error annotation at its line there, and the
+/// JUnit's gates suite fails it.
+#[test]
+fn a_failing_suite_gate_points_at_its_declaration() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let gated = format!("{SUITE}\n[[gates]]\nmetric = \"pass_rate\"\nmin = 0.9\n");
+    let line = gated.lines().position(|l| l == "[[gates]]").unwrap() + 1;
+    write_tree(d, &[("s/suite.toml", &gated), ("s/tasks.jsonl", TASKS)]);
+    let xml = stdout(&run_code(
+        verity(d).args(["run", "s", "-q", "--db", "v.db", "--format", "junit"]),
+        1,
+    ));
+    assert_valid_junit(&xml);
+    assert!(
+        xml.contains("<testsuite name=\"ci/gates\" tests=\"2\" failures=\"2\""),
+        "{xml}"
+    );
+    let gh = stdout(&run_code(
+        verity(d).args(["report", "latest", "--format", "github", "--db", "v.db"]),
+        1,
+    ));
+    let want = format!("::error file=s/suite.toml,line={line},col=1,title=verity gate fail%3A ");
+    assert_eq!(
+        gh.lines().filter(|l| l.starts_with(&want)).count(),
+        2,
+        "one per variant, at line {line}:\n{gh}"
+    );
+}
