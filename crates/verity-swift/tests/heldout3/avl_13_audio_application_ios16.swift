@@ -1,0 +1,7 @@
+import AVFAudio
+
+enum MicPermission {
+    static func request() async -> Bool {
+        await AVAudioApplication.requestRecordPermission()
+    }
+}

@@ -1,0 +1,15 @@
+import UserNotifications
+
+final class ForegroundNotifier: NSObject, UNUserNotificationCenterDelegate {
+    func install() {
+        UNUserNotificationCenter.current().delegate = self
+    }
+
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter,
+        willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
+    ) {
+        completionHandler([.alert, .sound])
+    }
+}
