@@ -11,16 +11,20 @@
 //! models, async/await networking, actors and Swift 6 strict-concurrency code, Combine,
 //! SwiftData / Core Data, UIKit controllers, AVFoundation / AVFAudio, CoreLocation, MapKit,
 //! StoreKit 2, Charts, WidgetKit, UserNotifications, HealthKit, PhotosUI, FileManager / URL,
-//! Codable, Foundation formatting, a few macOS SwiftUI targets and Markdown answers. 71 fail
-//! no criterion (31 plain, 40 tricky: locals and parameters named like SDK members, implicit
+//! Codable, Foundation formatting, a few macOS SwiftUI targets and Markdown answers. 70 fail
+//! no criterion (31 plain, 39 tricky: locals and parameters named like SDK members, implicit
 //! members through the expected type, option sets, result-builder modifiers, closures over
 //! known APIs, property wrappers, tuple returns, `if case` / `switch` bindings, optional
-//! chains through `.first`, C structs, Objective-C calls omitting defaulted arguments); 82
+//! chains through `.first`, C structs, Objective-C calls omitting defaulted arguments); 83
 //! carry the hallucinations models make (a member that does not exist reached through an
 //! inferred type, an implicit member that is not one of the expected type's, a wrong argument
 //! label, an API unavailable on the stated target, a deprecated API, `API_TO_BE_DEPRECATED`
 //! ones included). Every label was decided from the iPhoneOS 17.4 SDK dump's
 //! `.swiftinterface` files and Objective-C headers; each `fail` cites its line and the fact.
+//! Three labels were corrected after the first measurement, each from the SDK or the Swift
+//! grammar, never from the tool (their `why` says so): two uses of `URL.appendingPathComponent(_:)`
+//! (deprecated: 100000 in the Foundation interface) and a TypeScript `=>` that parses as a
+//! Swift operator and fails only as an undeclared symbol.
 //!
 //! Every case runs through `check_source` / `check_answer` with `CheckOptions::new(target)`
 //! and deprecations in a future release failing, as in `heldout2.rs`. The test prints the
@@ -52,9 +56,9 @@ const HELDOUT3_MIN: [(&str, f64, f64); 4] = [
 const MINIMUMS: Minimums = Minimums {
     cases: 150,
     symbol_fails: 45,
-    deprecation_fails: 18,
+    deprecation_fails: 20,
     availability_fails: 14,
-    tricky: 40,
+    tricky: 39,
     clean: 70,
 };
 
