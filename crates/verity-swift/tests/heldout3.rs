@@ -42,14 +42,15 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 
 /// Per criterion, the (precision, recall) the oracles must reach on the third held-out set.
 ///
-/// Not yet measured when the set was frozen: the floors are set, in the commit after this
-/// one, to what the unmodified analyzer measures (truncated to three decimals, nothing
-/// subtracted).
+/// A regression guard set to what the unmodified analyzer measured once the set was frozen
+/// (with the three corrected labels; truncated to three decimals, nothing subtracted):
+/// symbols_exist 0.857 / 0.765, availability_ok 0.928 / 0.928, no_deprecated 1.000 / 0.904.
+/// BENCHMARKS.md has the table and the disagreements.
 const HELDOUT3_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 0.0, 0.0),
-    ("availability_ok", 0.0, 0.0),
-    ("no_deprecated", 0.0, 0.0),
+    ("symbols_exist", 0.857, 0.765),
+    ("availability_ok", 0.928, 0.928),
+    ("no_deprecated", 1.0, 0.904),
 ];
 
 /// What the set was written to cover (heldout2's minimums or more).
