@@ -4,7 +4,7 @@
 //! Objective-C header reader (`sdk/`) all write a [`DeclSet`]; [`DeclSet::into_index`] is the
 //! one way to an index.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Availability, Index, SymbolKind};
 use crate::version::Target;
@@ -54,6 +54,10 @@ pub struct Decl {
     pub optional_requirement: bool,
     /// The Objective-C selector of an imported method (matching sources; not stored).
     pub selector: Option<String>,
+    /// The C name of an imported global constant (`NSURLFileSizeKey`), or the Objective-C
+    /// container and name of an imported property (`NSURL(py)path`); matching sources, not
+    /// stored.
+    pub c_name: Option<String>,
 }
 
 impl Decl {
@@ -81,6 +85,9 @@ pub struct DeclSet {
     pub platform: Option<Target>,
     /// Free text: the generator(s).
     pub sources: BTreeSet<String>,
+    /// The frameworks each framework's Objective-C headers import (`#import <X/…>`): what
+    /// importing it makes visible (matching sources; not stored).
+    pub header_imports: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl DeclSet {
@@ -93,6 +100,9 @@ impl DeclSet {
             self.platform = other.platform;
         }
         self.sources.extend(other.sources);
+        for (m, i) in other.header_imports {
+            self.header_imports.entry(m).or_default().extend(i);
+        }
     }
 
     /// The index of these declarations.

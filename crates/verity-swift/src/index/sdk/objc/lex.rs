@@ -47,6 +47,10 @@ pub(super) struct Macro {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Macros {
     map: HashMap<String, Macro>,
+    /// The include roots the SDK has (its public frameworks and `usr/include` entries), when
+    /// known: `__has_include(<X/…>)` of any other root (a private framework such as
+    /// `AudioSession`) is false.
+    pub(super) include_roots: Option<std::collections::HashSet<String>>,
     /// The names the last preprocessed header defined.
     pub(super) last_defined: Vec<String>,
 }
@@ -388,7 +392,14 @@ impl<'a> Expr<'a> {
             }
             "__has_include" | "__has_include_next" => {
                 let path = self.group();
-                i64::from(!is_private_include(&path))
+                let p = path.trim_matches(|c| c == '<' || c == '>' || c == '"');
+                let unknown_root = p.split_once('/').is_some_and(|(root, _)| {
+                    self.macros
+                        .include_roots
+                        .as_ref()
+                        .is_some_and(|r| !r.contains(root))
+                });
+                i64::from(!is_private_include(&path) && !unknown_root)
             }
             "__has_feature" | "__has_extension" | "__has_attribute" | "__has_builtin"
             | "__is_target_os" => {
@@ -700,6 +711,25 @@ mod tests {
                    #if __has_include(<Foundation/Foundation.h>)\nkeep4\n#endif\n\
                    #ifdef NOT_DEFINED_ANYWHERE\ndrop3\n#endif\n";
         assert_eq!(idents(src), ["keep1", "keep2", "keep3", "keep4"]);
+    }
+
+    #[test]
+    fn includes_of_roots_the_sdk_lacks_are_absent() {
+        // a framework that defers to a private one when present (`AudioSession`)
+        let src = "#if !__has_include(<Gadget/Gadget.h>)\nkeep1\n#endif\n\
+                   #if __has_include(<Gauges/Gauges.h>)\nkeep2\n#endif\n\
+                   #if __has_include(<stdint.h>) && __has_include(<os/log.h>)\nkeep3\n#endif\n";
+        let mut m = Macros {
+            include_roots: Some(["Gauges", "os"].into_iter().map(str::to_owned).collect()),
+            ..Macros::default()
+        };
+        let got: Vec<String> = preprocess(src, &mut m)
+            .iter()
+            .filter_map(|t| t.ident().map(str::to_owned))
+            .collect();
+        assert_eq!(got, ["keep1", "keep2", "keep3"]);
+        // roots unknown: only the known private frameworks are absent
+        assert_eq!(idents(src), ["keep2", "keep3"]);
     }
 
     #[test]

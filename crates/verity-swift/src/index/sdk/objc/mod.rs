@@ -13,6 +13,10 @@ mod apinotes;
 mod avail;
 mod lex;
 mod names;
+
+/// The importer's lowercasing of a leading word or initialism (`URL` → `url`, `HTTPBody` →
+/// `httpBody`).
+pub(crate) use names::lower_first as lowercase_initialisms;
 mod parse;
 #[cfg(test)]
 mod tests;
@@ -85,7 +89,23 @@ pub fn read_objc_sdk(dir: &Path) -> Result<DeclSet> {
             fw_dir.display()
         )));
     }
-    Ok(read_all(frameworks))
+    // the include roots: every public framework, and `usr/include`'s entries
+    let mut roots: HashSet<String> = std::fs::read_dir(&fw_dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let p = e.path();
+                    (p.extension().is_some_and(|x| x == "framework"))
+                        .then(|| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                        .flatten()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Ok(rd) = std::fs::read_dir(dir.join("usr/include")) {
+        roots.extend(rd.filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned())));
+    }
+    Ok(read_all(frameworks, Some(roots)))
 }
 
 /// Reads one framework's headers (file name, text) with its API notes (unparsable notes are
@@ -94,7 +114,7 @@ pub fn read_framework(name: &str, headers: &[(String, String)], apinotes: Option
     let notes = apinotes
         .and_then(|t| ApiNotes::parse(t).ok())
         .unwrap_or_default();
-    read_all(vec![(name.to_owned(), headers.to_vec(), notes)])
+    read_all(vec![(name.to_owned(), headers.to_vec(), notes)], None)
 }
 
 struct Framework {
@@ -105,9 +125,46 @@ struct Framework {
 /// One framework's name, headers (file name, text) and API notes.
 type FrameworkInput = (String, Vec<(String, String)>, ApiNotes);
 
-fn read_all(input: Vec<FrameworkInput>) -> DeclSet {
+/// The frameworks a framework's headers import or include (`#import <UIKit/UIView.h>`),
+/// itself left out.
+fn header_imports(name: &str, headers: &[(String, String)]) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for (_, text) in headers {
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix('#') else {
+                continue;
+            };
+            let rest = rest.trim_start();
+            let Some(rest) = rest
+                .strip_prefix("import")
+                .or_else(|| rest.strip_prefix("include"))
+            else {
+                continue;
+            };
+            let Some(target) = rest.trim_start().strip_prefix('<') else {
+                continue;
+            };
+            if let Some((fw, _)) = target.split_once('/')
+                && !fw.is_empty()
+                && fw != name
+                && fw.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                out.insert(fw.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Reads the frameworks; `include_roots`: see [`lex::Macros::include_roots`].
+fn read_all(input: Vec<FrameworkInput>, include_roots: Option<HashSet<String>>) -> DeclSet {
+    let imports: Vec<(String, std::collections::BTreeSet<String>)> = input
+        .iter()
+        .map(|(name, headers, _)| (name.clone(), header_imports(name, headers)))
+        .collect();
     // Pass 1: every framework's macros (attribute macros are often used across headers).
     let mut macros = lex::Macros::default();
+    macros.include_roots = include_roots;
     let mut defined: Vec<Vec<Vec<String>>> = Vec::new();
     for (_, headers, _) in &input {
         let mut per_header = Vec::new();
@@ -132,6 +189,7 @@ fn read_all(input: Vec<FrameworkInput>) -> DeclSet {
     }
     let ctx = Ctx::new(&frameworks, notes);
     let mut out = DeclSet::default();
+    out.header_imports = imports.into_iter().collect();
     out.sources
         .insert("Objective-C headers and API notes (verity objc reader)".to_owned());
     for fw in &frameworks {
@@ -960,6 +1018,7 @@ impl Emitter<'_> {
                 d.ty = Some(swift_ty.to_string());
                 d.approximate = approximate;
                 d.optional_requirement = in_protocol && *optional;
+                d.c_name = Some(format!("{class_objc}(py){name}"));
                 self.push(d, attrs.unavailable || note.is_some_and(|n| n.nonswift));
             }
             Member::Method {
@@ -1067,7 +1126,8 @@ impl Emitter<'_> {
         {
             return (s, true);
         }
-        (name.to_owned(), false)
+        // a leading initialism is lowercased (`URL` → `url`, `CGColor` → `cgColor`)
+        (lower_first(name), false)
     }
 
     fn method_name(
@@ -1325,11 +1385,12 @@ impl Emitter<'_> {
         };
         let d = self.decl(split_path(&swift), container, &attrs.avail);
         self.push(d, unavailable);
-        let mut names: Vec<&str> = cases.iter().map(|(n, _)| n.as_str()).collect();
-        if names.len() < 2 {
-            names.push(name);
-        }
-        let prefix = common_prefix_words(&names);
+        let names: Vec<&str> = cases.iter().map(|(n, _)| n.as_str()).collect();
+        let prefix = match names.as_slice() {
+            // one case: the prefix it shares with the type's name (plurals matched)
+            [one] => prefix_words_with_type(one, name),
+            _ => common_prefix_words(&names),
+        };
         for (case, cattrs) in cases {
             let cnote = self.ctx.notes.others.get(case);
             if cattrs.refined || cnote.is_some_and(|n| n.private) {
@@ -1586,21 +1647,16 @@ impl Emitter<'_> {
                     }
                 }
             } else {
-                // The type's leading and trailing words go:
-                // `UITransitionContextFromViewControllerKey` of
-                // `UITransitionContextViewControllerKey` → `from`.
-                let n = common_prefix_words(&[tn, name]);
-                let (nw, tw) = (words(name), words(tn));
-                let mut tail = 0;
-                while tail < tw.len().saturating_sub(n)
-                    && n + tail + 1 < nw.len()
-                    && nw[nw.len() - 1 - tail] == tw[tw.len() - 1 - tail]
-                {
-                    tail += 1;
-                }
-                let kept = join_words(&nw[..nw.len() - tail]);
+                // `swift_wrapper` constants lose the word prefix they share with the
+                // typedef's C name (a leading `k` set aside), nothing else:
+                // `NSURLFileSizeKey` of `NSURLResourceKey` → `fileSizeKey`
+                let bare = name
+                    .strip_prefix('k')
+                    .filter(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+                    .unwrap_or(name);
+                let n = common_prefix_words(&[tn, bare]);
                 let mut p = split_path(&swift);
-                p.push(strip_case_prefix(&kept, n));
+                p.push(strip_case_prefix(bare, n));
                 (p, SymbolKind::TypeProperty, true)
             }
         } else {
@@ -1609,6 +1665,7 @@ impl Emitter<'_> {
         let mut d = self.decl(path, kind, &attrs.avail);
         d.ty = Some(t.to_string());
         d.approximate = approximate;
+        d.c_name = Some(name.to_owned());
         self.push(d, unavailable);
     }
 }

@@ -31,7 +31,7 @@ pub(super) fn words(s: &str) -> Vec<&str> {
 
 /// Lowercases the leading word the way Swift names do: `URL` → `url`, `URLSession` →
 /// `urlSession`, `Frame` → `frame`.
-pub(super) fn lower_first(s: &str) -> String {
+pub(crate) fn lower_first(s: &str) -> String {
     let upper = s.chars().take_while(char::is_ascii_uppercase).count();
     if upper == 0 {
         return s.to_owned();
@@ -221,6 +221,27 @@ pub(super) fn strip_case_prefix(name: &str, prefix_words: usize) -> String {
         k -= 1;
     }
     lower_first(&join_words(&ws[k..]))
+}
+
+/// Number of words a case name shares with its enum type's C name, where a word of the
+/// type may be the plural of the case's (`AVAudioSessionSetActiveOptions` and
+/// `AVAudioSessionSetActiveOptionNotifyOthersOnDeactivation` share six words), as the
+/// importer compares them.
+pub(super) fn prefix_words_with_type(case: &str, type_name: &str) -> usize {
+    let (cw, tw) = (words(case), words(type_name));
+    let mut k = 0;
+    while k < cw.len() && k < tw.len() {
+        let (c, t) = (&cw[k], &tw[k]);
+        let plural = *t == format!("{c}s")
+            || *t == format!("{c}es")
+            || c.strip_suffix('y')
+                .is_some_and(|stem| *t == format!("{stem}ies"));
+        if c != t && !plural {
+            break;
+        }
+        k += 1;
+    }
+    k
 }
 
 /// Number of words in the common prefix of `names`.

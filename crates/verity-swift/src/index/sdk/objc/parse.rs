@@ -670,7 +670,15 @@ impl<'a> Parser<'a> {
                         self.regions.pop();
                     }
                     _ if self.at_attr() => {
+                        let start = self.i;
                         self.attrs();
+                        if self.peek_ident().is_some() {
+                            // a C global declared between the methods (`FOUNDATION_EXPORT
+                            // NSURLResourceKey const NSURLFileSizeKey`): a top-level
+                            // declaration all the same
+                            self.i = start;
+                            self.top_level();
+                        }
                     }
                     _ => self.skip_statement(),
                 }

@@ -213,6 +213,9 @@ typedef NS_OPTIONS(NSUInteger, DMWriteOptions) {
     DMWriteOptionsAtomic = 1 << 0,
     DMWriteOptionsNoOverwrite = 1 << 1,
 };
+typedef NS_OPTIONS(NSUInteger, DMFlushOptions) {
+    DMFlushOptionWaitForDisk = 1,
+};
 extern NSErrorDomain const DMErrorDomain;
 typedef NS_ERROR_ENUM(DMErrorDomain, DMErrorCode) {
     DMErrorUnknown = 1,
@@ -237,6 +240,8 @@ NS_ASSUME_NONNULL_END
     );
     assert!(!find(&set, "DMPlaybackStyle.slowMotion").approximate);
     assert_eq!(find(&set, "DMWriteOptions").kind, SymbolKind::Struct);
+    // a single case shares the type's words, its plural `Options` included
+    find(&set, "DMFlushOptions.waitForDisk");
     let atomic = find(&set, "DMWriteOptions.atomic");
     assert_eq!(atomic.kind, SymbolKind::TypeProperty);
     assert_eq!(find(&set, "DMError").kind, SymbolKind::Struct);
@@ -262,11 +267,14 @@ NS_ASSUME_NONNULL_BEGIN
 typedef NSString * DMMoodKey NS_TYPED_ENUM API_AVAILABLE(ios(15.0));
 extern DMMoodKey const DMMoodKeyHappy;
 extern DMMoodKey const DMMoodSleepyKey;
+extern DMMoodKey const kDMMoodCalm;
 extern NSString * const DMLibraryVersion;
 extern CGFloat DMDefaultSpacing(void);
 extern CGRect DMRectMake(CGFloat x, CGFloat y) NS_SWIFT_NAME(CGRect.init(dmX:y:));
 @interface DMBox : NSObject
 - (void)fillWithOptions:(nullable NSDictionary<NSString *, id> *)options;
+@property (copy, nullable) NSURL *URL;
+extern DMMoodKey const DMMoodGrumpyKey API_AVAILABLE(ios(16.0));
 @end
 NS_ASSUME_NONNULL_END
 "#,
@@ -276,7 +284,14 @@ NS_ASSUME_NONNULL_END
     let happy = find(&set, "DMMoodKey.happy");
     assert_eq!(happy.kind, SymbolKind::TypeProperty);
     assert_eq!(happy.ty.as_deref(), Some("DMMoodKey"));
-    find(&set, "DMMoodKey.sleepy");
+    // only the word prefix shared with the typedef's C name goes (a `k` set aside): the
+    // trailing `Key` stays
+    assert_eq!(find(&set, "DMMoodKey.sleepyKey").c_name.as_deref(), Some("DMMoodSleepyKey"));
+    find(&set, "DMMoodKey.calm");
+    // a global declared between an interface's methods is a global all the same
+    assert_eq!(find(&set, "DMMoodKey.grumpyKey").kind, SymbolKind::TypeProperty);
+    // a property's leading initialism is lowercased
+    assert_eq!(find(&set, "DMBox.url").ty.as_deref(), Some("URL?"));
     assert_eq!(find(&set, "DMLibraryVersion").ty.as_deref(), Some("String"));
     let f = find(&set, "DMDefaultSpacing()");
     assert_eq!(f.kind, SymbolKind::Func);
