@@ -576,9 +576,19 @@ impl GraphReader {
                 self.ext_targets
                     .insert(s.identifier.precise.clone(), s.path.join("."));
             }
+            let mut path = s.path.clone();
+            if matches!(kind, SymbolKind::Property | SymbolKind::TypeProperty)
+                && s.identifier.precise.starts_with("c:objc(")
+                && let Some(last) = path.last_mut()
+                && last.starts_with(|c: char| c.is_ascii_uppercase())
+            {
+                // an Objective-C property's leading initialism is lowercased in Swift
+                // (`NSPersistentStoreDescription.URL` is `url`)
+                *last = super::sdk::objc::lowercase_initialisms(last);
+            }
             let mut d = Decl {
                 module: module.clone(),
-                path: s.path.clone(),
+                path,
                 kind,
                 availability: s.availability.iter().filter_map(avail_of).collect(),
                 is_async: s.is_async,
@@ -592,6 +602,7 @@ impl GraphReader {
                     .as_ref()
                     .is_some_and(|e| !e.constraints.is_empty()),
                 selector: s.selector.clone(),
+                c_name: objc_name(&s.identifier.precise, kind),
                 ..Decl::default()
             };
             self.types_of(&s, kind, &name, &mut d);
@@ -678,6 +689,29 @@ impl GraphReader {
     }
 }
 
+/// The C name of an imported global constant (`c:@NSURLFileSizeKey`), or the container and
+/// name of an imported Objective-C property (`c:objc(cs)NSURL(py)path` → `NSURL(py)path`).
+fn objc_name(precise: &str, kind: SymbolKind) -> Option<String> {
+    match kind {
+        SymbolKind::TypeProperty | SymbolKind::Var
+            if let Some(n) = precise.strip_prefix("c:@")
+                && !n.contains('@') =>
+        {
+            Some(n.to_owned())
+        }
+        SymbolKind::Property | SymbolKind::TypeProperty => {
+            let rest = precise
+                .strip_prefix("c:objc(cs)")
+                .or_else(|| precise.strip_prefix("c:objc(pl)"))?;
+            let (container, name) = rest.split_once("(py)")?;
+            // a category's members: `NSURL(im)…` forms aside, the class is what counts
+            let container = container.split('(').next().unwrap_or(container);
+            Some(format!("{container}(py){name}"))
+        }
+        _ => None,
+    }
+}
+
 /// The one way from declarations to an [`Index`]: the sorted string table, symbols sorted by
 /// (parent, name, module, kind), availability, alternates, parameters, supertypes.
 pub(super) fn index_from_decls(set: DeclSet) -> Index {
@@ -687,6 +721,7 @@ pub(super) fn index_from_decls(set: DeclSet) -> Index {
         modules: module_names,
         platform,
         sources,
+        header_imports: _,
     } = set;
     let parents: Vec<String> = decls
         .iter()

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::{Decl, DeclSet, IndexError, Param, Result, SymbolKind};
+use super::{Decl, DeclSet, IndexError, Param, Relation, Result, SymbolKind};
 
 pub use objc::{read_framework as read_objc_framework, read_objc_sdk};
 pub use swift::{prepare, read_interface};
@@ -237,6 +237,11 @@ pub struct ModuleMerge {
     pub sdk_only_examples: Vec<String>,
     /// SDK-only declarations by kind.
     pub sdk_only_kinds: BTreeMap<&'static str, usize>,
+    /// SDK-only declarations added to the index: those of Objective-C headers the base did
+    /// not read but the headers it read import (see [`attach_types`]).
+    pub added: usize,
+    /// Base declarations renamed by the importer's rules (see [`attach_types`]).
+    pub renamed: usize,
 }
 
 /// What [`attach_types`] did, per module.
@@ -258,29 +263,37 @@ impl MergeStats {
     pub fn sdk_only(&self) -> usize {
         self.modules.values().map(|m| m.sdk_only).sum()
     }
+    pub fn added(&self) -> usize {
+        self.modules.values().map(|m| m.added).sum()
+    }
+    pub fn renamed(&self) -> usize {
+        self.modules.values().map(|m| m.renamed).sum()
+    }
 }
 
 impl fmt::Display for MergeStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:<32} {:>8} {:>9} {:>8}",
-            "module", "matched", "unmatched", "sdk-only"
+            "{:<32} {:>8} {:>9} {:>8} {:>6} {:>7}",
+            "module", "matched", "unmatched", "sdk-only", "added", "renamed"
         )?;
         for (m, s) in &self.modules {
             writeln!(
                 f,
-                "{m:<32} {:>8} {:>9} {:>8}",
-                s.matched, s.unmatched, s.sdk_only
+                "{m:<32} {:>8} {:>9} {:>8} {:>6} {:>7}",
+                s.matched, s.unmatched, s.sdk_only, s.added, s.renamed
             )?;
         }
         writeln!(
             f,
-            "{:<32} {:>8} {:>9} {:>8}",
+            "{:<32} {:>8} {:>9} {:>8} {:>6} {:>7}",
             "total",
             self.matched(),
             self.unmatched(),
-            self.sdk_only()
+            self.sdk_only(),
+            self.added(),
+            self.renamed()
         )?;
         writeln!(
             f,
@@ -299,11 +312,26 @@ fn key(d: &Decl) -> Key {
 /// Gives every declaration of `base` the types of its SDK counterpart: the SDK declaration
 /// of the same module, path and kind (overloads paired in order, an equal availability
 /// preferred; the graphs merge some overloads into one symbol), or — for an imported
-/// Objective-C declaration with a selector — of the same module, parent path and selector.
-/// Names, kinds and availability stay the base's; SDK-only declarations are counted, not
-/// added.
+/// Objective-C declaration with a selector — of the same module, parent path and selector,
+/// and for an imported global constant of the same module, parent path and C name.
+/// Names, kinds and availability stay the base's, with one exception: a `swift_wrapper`
+/// (`NS_TYPED_ENUM`) constant whose name both sources derived takes the SDK reader's, which
+/// follows the importer's rule (only the word prefix shared with the typedef's C name goes:
+/// `NSURLFileSizeKey` of `NSURLResourceKey` is `URLResourceKey.fileSizeKey`); notification
+/// names, which the importer treats specially, keep the base's.
+///
+/// SDK-only declarations are counted. Those imported from the Objective-C headers of a
+/// framework whose headers the base did not read (none of its declarations is imported)
+/// but that the headers it did read import (`#import <CoreImage/CoreImage.h>` in UIKit's:
+/// CoreImage, AVFAudio, Security, the C side of CoreMedia — what `import UIKit` or
+/// `import AVFoundation` makes visible) are added, with their conformances and
+/// superclasses. So is an imported property of a type the base has whose Objective-C name
+/// the base lacks altogether (a property the graphs missed: `NSPersistentStoreDescription`'s
+/// `URL`, Swift `url`).
 pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
     let mut by_key: HashMap<Key, Vec<usize>> = HashMap::new();
+    // (module, C name): a C global's name is unique in its module
+    let mut by_c_name: HashMap<(String, String), usize> = HashMap::new();
     // (module, parent path, selector, async variant)
     let mut by_selector: HashMap<(String, String, String, bool), usize> = HashMap::new();
     for (i, d) in sdk.decls.iter().enumerate() {
@@ -316,6 +344,9 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
             by_selector
                 .entry((d.module.clone(), parent, sel.clone(), d.is_async))
                 .or_insert(i);
+        }
+        if let Some(c) = &d.c_name {
+            by_c_name.entry((d.module.clone(), c.clone())).or_insert(i);
         }
     }
     let mut used = vec![false; sdk.decls.len()];
@@ -336,6 +367,10 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
                     .copied()
             })
             .or_else(|| {
+                let c = d.c_name.as_ref()?;
+                by_c_name.get(&(d.module.clone(), c.clone())).copied()
+            })
+            .or_else(|| {
                 let cands = by_key.get(&k)?;
                 cands
                     .iter()
@@ -353,6 +388,21 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
         used[i] = true;
         entry.matched += 1;
         let s = &sdk.decls[i];
+        if d
+            .c_name
+            .as_ref()
+            .is_some_and(|c| !c.ends_with("Notification") && !c.contains("(py)"))
+            && d.approximate
+            && s.approximate
+            && d.kind == s.kind
+            && d.path.last() != s.path.last()
+            && let (Some(last), Some(theirs)) = (d.path.last_mut(), s.path.last())
+        {
+            // the base's parent stays (the SDK reader may not know a typedef's Swift name)
+            last.clone_from(theirs);
+            entry.renamed += 1;
+            base_keys.insert(key(d));
+        }
         d.ty = s.ty.clone().or(d.ty.take());
         // the parameters, labelled as the base's title labels them (an imported name may
         // be spelled differently by the two sources); a different arity means they are not
@@ -383,17 +433,89 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
             d.ty = Some("Self?".into());
         }
     }
+    // the graphs' imported properties by container and name, and their types: an SDK
+    // property of a type the graphs have whose name they lack was missed by them
+    let base_props: BTreeSet<(String, String)> = base
+        .decls
+        .iter()
+        .filter_map(|d| Some((d.module.clone(), d.c_name.clone()?)))
+        .collect();
+    let base_types: BTreeSet<String> = base
+        .decls
+        .iter()
+        .filter(|d| d.kind.is_type() && !d.synthesized)
+        .map(Decl::joined)
+        .collect();
+    let sdk_types: BTreeSet<String> = sdk
+        .decls
+        .iter()
+        .filter(|d| d.kind.is_type())
+        .map(Decl::joined)
+        .collect();
+    let read_headers: BTreeSet<String> = base
+        .decls
+        .iter()
+        .filter(|d| d.objc && !d.synthesized)
+        .map(|d| d.module.clone())
+        .collect();
+    // what importing those frameworks makes visible: the frameworks their headers import,
+    // transitively
+    let mut visible: BTreeSet<String> = BTreeSet::new();
+    let mut todo: Vec<&String> = read_headers.iter().collect();
+    while let Some(m) = todo.pop() {
+        for x in sdk.header_imports.get(m).into_iter().flatten() {
+            if !read_headers.contains(x) && visible.insert(x.clone()) {
+                todo.push(x);
+            }
+        }
+    }
+    let mut added_types: BTreeSet<String> = BTreeSet::new();
     for (i, s) in sdk.decls.iter().enumerate() {
         if s.synthesized || used[i] || base_keys.contains(&key(s)) {
             continue;
         }
         let entry = stats.modules.entry(s.module.clone()).or_default();
         entry.sdk_only += 1;
+        let missed_property = s.objc
+            && read_headers.contains(&s.module)
+            && matches!(s.kind, SymbolKind::Property | SymbolKind::TypeProperty)
+            && s.c_name.as_ref().is_some_and(|c| {
+                c.split_once("(py)").is_some_and(|(_, objc_name)| {
+                    // a type's name read as a property's is a misread declaration
+                    !sdk_types.contains(objc_name) && !base_types.contains(objc_name)
+                }) && !base_props.contains(&(s.module.clone(), c.clone()))
+            })
+            && base_types.contains(&s.path[..s.path.len().saturating_sub(1)].join("."));
+        if missed_property {
+            entry.added += 1;
+            base.decls.push(Decl {
+                selector: None,
+                c_name: None,
+                ..s.clone()
+            });
+        } else if s.objc && visible.contains(&s.module) {
+            entry.added += 1;
+            if s.kind.is_type() {
+                added_types.insert(s.joined());
+            }
+            base.modules.insert(s.module.clone());
+            base.decls.push(Decl {
+                selector: None,
+                c_name: None,
+                ..s.clone()
+            });
+        }
         *entry.sdk_only_kinds.entry(s.kind.as_str()).or_default() += 1;
         if entry.sdk_only_examples.len() < 8 {
             entry
                 .sdk_only_examples
                 .push(format!("{} ({})", s.joined(), s.kind));
+        }
+    }
+    let known: BTreeSet<Relation> = base.relations.iter().cloned().collect();
+    for r in &sdk.relations {
+        if added_types.contains(&r.source) && !known.contains(r) {
+            base.relations.push(r.clone());
         }
     }
     stats

@@ -385,3 +385,93 @@ fn a_directory_without_interfaces_is_an_error() {
     assert!(err.to_string().contains("no `.swiftinterface`"), "{err}");
     assert!(read_swift_sdk(&dir.path().join("missing")).is_err());
 }
+
+#[test]
+fn headers_the_base_did_not_read_are_added_and_wrapper_constants_renamed() {
+    let headers = vec![(
+        "Gauges.h".to_owned(),
+        r#"
+NS_ASSUME_NONNULL_BEGIN
+typedef NSString * GGDialKey NS_TYPED_EXTENSIBLE_ENUM;
+extern GGDialKey const GGDialNeedleKey API_AVAILABLE(ios(15.0));
+API_AVAILABLE(ios(16.0))
+@interface GGDial : NSObject
+- (void)spinToValue:(double)value;
+@property (nonatomic) double needleAngle;
+@end
+NS_ASSUME_NONNULL_END
+"#
+        .to_owned(),
+    )];
+    let mut sdk = read_objc_framework("Gauges", &headers, None);
+    sdk.extend(read_objc_framework(
+        "Dials",
+        &[(
+            "Dials.h".to_owned(),
+            "#import <Gauges/Gauges.h>\n@interface DLKnob : NSObject\n@end\n".to_owned(),
+        )],
+        None,
+    ));
+    let graph = |module: &str, path: &[&str], kind, c_name: Option<&str>| Decl {
+        module: module.into(),
+        path: path.iter().map(|s| (*s).to_owned()).collect(),
+        kind,
+        objc: c_name.is_some(),
+        approximate: c_name.is_some(),
+        c_name: c_name.map(str::to_owned),
+        ..Decl::default()
+    };
+    // the base read Gauges' headers (an imported constant, its name derived otherwise)
+    let mut base = DeclSet {
+        decls: vec![
+            graph(
+                "Gauges",
+                &["GGDialKey", "needle"],
+                SymbolKind::TypeProperty,
+                Some("GGDialNeedleKey"),
+            ),
+            graph("Gauges", &["GGDial"], SymbolKind::Class, Some("GGDial")),
+        ],
+        ..DeclSet::default()
+    };
+    let stats = attach_types(&mut base, &sdk);
+    assert_eq!(base.decls[0].joined(), "GGDialKey.needleKey");
+    assert_eq!(stats.renamed(), 1);
+    // … so nothing else of Gauges is added but the property the base missed
+    assert_eq!(stats.added(), 1);
+    let added = base.decls.last().expect("added");
+    assert_eq!(added.joined(), "GGDial.needleAngle");
+    assert_eq!(added.ty.as_deref(), Some("Double"));
+
+    // a base that read Dials' headers, and has Gauges only from a Swift overlay, gets the
+    // declarations of Gauges' headers: Dials' import them
+    let mut overlay_only = DeclSet {
+        decls: vec![
+            graph("Gauges", &["GGDialKey"], SymbolKind::Struct, None),
+            graph("Dials", &["DLKnob"], SymbolKind::Class, Some("DLKnob")),
+        ],
+        ..DeclSet::default()
+    };
+    let stats = attach_types(&mut overlay_only, &sdk);
+    assert!(stats.added() >= 3, "{stats}");
+    let titles: Vec<String> = overlay_only.decls.iter().map(Decl::joined).collect();
+    for t in ["GGDial", "GGDial.spin(toValue:)", "GGDialKey.needleKey"] {
+        assert!(titles.iter().any(|x| x == t), "{t} in {titles:?}");
+    }
+    assert!(overlay_only.modules.contains("Gauges"));
+    assert!(
+        overlay_only
+            .relations
+            .iter()
+            .any(|r| r.source == "GGDial" && r.target == "NSObject" && r.inherits)
+    );
+    // the type the base already declares is not duplicated
+    assert_eq!(titles.iter().filter(|t| *t == "GGDialKey").count(), 1);
+
+    // headers nothing the base read imports stay out
+    let mut unrelated = DeclSet {
+        decls: vec![graph("Gauges", &["GGDialKey"], SymbolKind::Struct, None)],
+        ..DeclSet::default()
+    };
+    assert_eq!(attach_types(&mut unrelated, &sdk).added(), 0);
+}
