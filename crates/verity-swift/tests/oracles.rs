@@ -214,7 +214,8 @@ fn default_index_is_up_to_date() {
     let renamable = |f: &verity_swift::index::SymbolFacts| {
         f.objc && f.approximate_name && f.kind == verity_swift::index::SymbolKind::TypeProperty
     };
-    let shipped_facts: std::collections::HashSet<String> = shipped.iter().map(|f| fact(&f)).collect();
+    let shipped_facts: std::collections::HashSet<String> =
+        shipped.iter().map(|f| fact(&f)).collect();
     let built_facts: std::collections::HashSet<String> = built.iter().map(|f| fact(&f)).collect();
     let missing: Vec<String> = built
         .iter()
@@ -234,16 +235,14 @@ fn default_index_is_up_to_date() {
     let extra: Vec<String> = shipped
         .iter()
         .filter(|f| {
-            !f.synthesized
-                && !renamable(f)
-                && !built_facts.contains(&fact(f))
-                && (read_headers.contains(&f.module) || !f.objc)
-                && !(f.objc
-                    && matches!(
+            let sdk_may_add = f.objc
+                && (!read_headers.contains(&f.module)
+                    || matches!(
                         f.kind,
                         verity_swift::index::SymbolKind::Property
                             | verity_swift::index::SymbolKind::TypeProperty
-                    ))
+                    ));
+            !f.synthesized && !renamable(f) && !sdk_may_add && !built_facts.contains(&fact(f))
         })
         .map(|f| fact(&f))
         .take(3)

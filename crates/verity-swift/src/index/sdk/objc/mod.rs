@@ -103,7 +103,9 @@ pub fn read_objc_sdk(dir: &Path) -> Result<DeclSet> {
         })
         .unwrap_or_default();
     if let Ok(rd) = std::fs::read_dir(dir.join("usr/include")) {
-        roots.extend(rd.filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned())));
+        roots.extend(
+            rd.filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned())),
+        );
     }
     Ok(read_all(frameworks, Some(roots)))
 }
@@ -188,8 +190,10 @@ fn read_all(input: Vec<FrameworkInput>, include_roots: Option<HashSet<String>>) 
         frameworks.push(Framework { name, items });
     }
     let ctx = Ctx::new(&frameworks, notes);
-    let mut out = DeclSet::default();
-    out.header_imports = imports.into_iter().collect();
+    let mut out = DeclSet {
+        header_imports: imports.into_iter().collect(),
+        ..DeclSet::default()
+    };
     out.sources
         .insert("Objective-C headers and API notes (verity objc reader)".to_owned());
     for fw in &frameworks {
