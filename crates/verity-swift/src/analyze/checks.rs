@@ -306,8 +306,12 @@ impl<'a> Analyzer<'a> {
                     self.used(what, compat, n, true, key);
                     return;
                 }
+                // an imported method whose labels the call could really have (the index
+                // derives them; unrecorded defaults) is not judged
                 let lenient = self.declared_value(name)
-                    || ids.iter().any(|&i| self.sym_is_objc(i))
+                    || ids
+                        .iter()
+                        .any(|&i| self.sym_is_objc(i) && self.labels_near(i, args))
                     || self.roots_incomplete(&roots);
                 if lenient {
                     return;

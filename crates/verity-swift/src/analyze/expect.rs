@@ -6,7 +6,7 @@
 
 use tree_sitter::Node;
 
-use super::labels::CallArgs;
+use super::labels::{CallArgs, trailing_of};
 use super::types::Ty;
 use super::{Analyzer, capitalized, children, ident, named_children, nav_name};
 use crate::builtins;
@@ -68,7 +68,10 @@ pub(super) fn align(params: &[(&str, &str, bool)], args: &CallArgs) -> Option<Ve
 
 /// The value nodes of a call's arguments (parenthesized, then trailing closures).
 fn arg_nodes<'t>(call: Node<'t>) -> Vec<Node<'t>> {
-    let mut out = Vec::new();
+    let mut out = match trailing_of(call) {
+        Some(inner) => arg_nodes(inner),
+        None => Vec::new(),
+    };
     let Some(suffix) = children(call)
         .into_iter()
         .find(|c| matches!(c.kind(), "call_suffix" | "constructor_suffix"))
@@ -114,7 +117,10 @@ fn agree(tys: Vec<Ty>) -> Ty {
 impl<'a> Analyzer<'a> {
     /// A call's receiver and the callee declarations its labels fit.
     pub(super) fn callee(&mut self, call: Node<'_>, args: &CallArgs) -> Option<(Ty, Vec<SymId>)> {
-        let callee = call.named_child(0)?;
+        let callee = match trailing_of(call) {
+            Some(inner) => inner.named_child(0)?,
+            None => call.named_child(0)?,
+        };
         if self.is_subscript(call) {
             return None;
         }
@@ -184,6 +190,7 @@ impl<'a> Analyzer<'a> {
         let Some((recv, ids)) = self.callee(call, args) else {
             return;
         };
+
         // a candidate none of whose recorded parameters can be a function cannot take a
         // trailing closure (`AsyncImage(url:scale:)` beside `init(url:scale:transaction:content:)`)
         let ids: Vec<SymId> = if args.trailing.is_empty() {

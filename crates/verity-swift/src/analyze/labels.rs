@@ -98,10 +98,48 @@ pub(crate) fn labels_compatible(title: &str, defaulted: u64, args: &CallArgs) ->
     go(&params, &d, args, 0, 0, 0, None)
 }
 
+/// `f(x) { … }`: tree-sitter reads the trailing closures as a second call whose callee is
+/// the call with the parenthesized arguments. The inner call, when `call` is such a pair
+/// (its suffix has trailing closures only): the two are one call.
+pub(super) fn trailing_of(call: Node<'_>) -> Option<Node<'_>> {
+    let inner = call.named_child(0)?;
+    if inner.kind() != "call_expression" {
+        return None;
+    }
+    let suffix = children(call)
+        .into_iter()
+        .find(|c| c.kind() == "call_suffix")?;
+    let named = named_children(suffix);
+    let closures_only = !named.is_empty()
+        && named
+            .iter()
+            .all(|c| matches!(c.kind(), "lambda_literal" | "simple_identifier"));
+    // the inner call has parenthesized arguments, not brackets (a subscript) nor closures
+    let inner_parens = children(inner)
+        .into_iter()
+        .find(|c| c.kind() == "call_suffix")
+        .is_some_and(|s| {
+            let n = named_children(s);
+            n.len() == 1
+                && n[0].kind() == "value_arguments"
+                && n[0].child(0).is_some_and(|c| c.kind() == "(")
+        });
+    (closures_only && inner_parens).then_some(inner)
+}
+
 impl<'a> Analyzer<'a> {
     /// Collects the labels of a call's arguments and trailing closures.
     pub(super) fn call_args(&self, call: Node<'_>) -> CallArgs {
-        let mut a = CallArgs::default();
+        let mut a = match trailing_of(call) {
+            Some(inner) => {
+                let inner_args = self.call_args(inner);
+                CallArgs {
+                    labels: inner_args.labels,
+                    ..CallArgs::default()
+                }
+            }
+            _ => CallArgs::default(),
+        };
         let suffix = children(call)
             .into_iter()
             .find(|c| matches!(c.kind(), "call_suffix" | "constructor_suffix"));
@@ -153,7 +191,8 @@ impl<'a> Analyzer<'a> {
             return strict;
         }
         // an imported Objective-C method whose labels the index only approximates
-        // (`archivedData(withRoot:)` for `archivedData(withRootObject:)`): same arity wins
+        // (`archivedData(withRoot:)` for `archivedData(withRootObject:)`): same arity and
+        // labels the importer could have derived from the same selector pieces win
         let n = args.labels.len() + args.trailing.len();
         let approx: Vec<SymId> = ids
             .iter()
@@ -162,6 +201,7 @@ impl<'a> Analyzer<'a> {
                 self.index.sym(id).is_some_and(|s| {
                     s.flags & F_APPROX != 0
                         && title_labels(self.index.s(s.name)).is_some_and(|l| l.len() == n)
+                        && self.labels_near(id, args)
                 })
             })
             .collect();
@@ -169,6 +209,40 @@ impl<'a> Analyzer<'a> {
             return approx;
         }
         self.compatible_with(ids, args, true)
+    }
+
+    /// Whether a call's labels could be the real Swift labels of an imported method whose
+    /// derived labels the index has, position by position: the importer derives a label
+    /// from a selector piece and only drops trailing words that repeat the parameter's type
+    /// (`fileExistsAtPath:` with a `String` is `atPath:`, never `at:`; a label never changes
+    /// its first word: `distanceFromLocation:` is `from:`, never `to:`). A derived label may
+    /// have dropped too much (`withRoot` for `withRootObject`); an unlabeled argument is not
+    /// judged, and parameters no argument is given are taken as defaulted (unrecorded
+    /// defaults).
+    pub(super) fn labels_near(&self, id: SymId, args: &CallArgs) -> bool {
+        let Some(s) = self.index.sym(id) else {
+            return true;
+        };
+        let Some(derived) = title_labels(self.index.s(s.name)) else {
+            return true;
+        };
+        let call = args.all_labels();
+        if call.len() > derived.len() {
+            return true;
+        }
+        let params = self.index.sym_params(id).unwrap_or_default();
+        // in order, each argument against a parameter, the ones between taken as defaulted
+        let mut next = 0;
+        call.iter().all(|c| {
+            while next < derived.len() {
+                let ty = params.get(next).map_or("", |p| p.1);
+                next += 1;
+                if label_near(c, derived[next - 1], ty) {
+                    return true;
+                }
+            }
+            false
+        })
     }
 
     fn compatible_with(&self, ids: &[SymId], args: &CallArgs, lenient: bool) -> Vec<SymId> {
@@ -270,10 +344,102 @@ pub(super) fn test_args(labels: &[&str], trailing: &[&str]) -> CallArgs {
     }
 }
 
+/// See [`Analyzer::labels_near`]: `call` against the derived label `derived` of a parameter
+/// of type `ty` (empty when not recorded).
+pub(super) fn label_near(call: &str, derived: &str, ty: &str) -> bool {
+    if call == derived || call == "_" || derived == "_" {
+        return true;
+    }
+    let (cw, dw) = (camel_words(call), camel_words(derived));
+    if cw.first() != dw.first() {
+        return false;
+    }
+    if dw.len() <= cw.len() {
+        // the derived label dropped words the call keeps (or they differ later on)
+        return cw.starts_with(&dw);
+    }
+    if !dw.starts_with(&cw) {
+        return false;
+    }
+    // the call drops words: only the parameter type's own trailing words may go
+    if ty.is_empty() {
+        return true;
+    }
+    let type_name = ty
+        .trim_end_matches(['?', '!'])
+        .rsplit('.')
+        .next()
+        .unwrap_or(ty)
+        .split('<')
+        .next()
+        .unwrap_or(ty);
+    let dropped = &dw[cw.len()..];
+    // the importer's names for types without a word of their own: integers are an `Index`
+    // (or `Integer`), `id` an `Object`
+    let is_int = type_name
+        .strip_prefix('U')
+        .unwrap_or(type_name)
+        .strip_prefix("Int")
+        .is_some_and(|bits| bits.chars().all(|c| c.is_ascii_digit()));
+    let implied: &[&str] = if is_int {
+        &["index", "integer", "int"]
+    } else if matches!(type_name, "Any" | "AnyObject") {
+        &["object"]
+    } else {
+        &[]
+    };
+    if let [one] = dropped
+        && implied.contains(&one.as_str())
+    {
+        return true;
+    }
+    camel_words(type_name).ends_with(dropped)
+}
+
+/// The lowercased words of a camel-case name (`atPath` → `at`, `path`; `URLString` →
+/// `url`, `string`).
+fn camel_words(s: &str) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+        let prev_upper = i > 0 && chars[i - 1].is_ascii_uppercase();
+        let prev_lower =
+            i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+        if c.is_ascii_uppercase() && !cur.is_empty() && (prev_lower || (prev_upper && next_lower)) {
+            out.push(std::mem::take(&mut cur));
+        }
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::test_args as args;
     use super::*;
+
+    #[test]
+    fn labels_an_importer_could_derive() {
+        // a word repeating the parameter's type may go, no other
+        assert!(label_near("with", "withURL", "URL"));
+        assert!(label_near("from", "fromLocation", "CLLocation"));
+        assert!(!label_near("at", "atPath", "String"));
+        // an integer is an `Index` to the importer
+        assert!(label_near("at", "atIndex", "UInt32"));
+        // the first word never changes
+        assert!(!label_near("to", "from", "CLLocation"));
+        // a derived label that dropped too much; unknown types and unlabeled are not judged
+        assert!(label_near("withRootObject", "withRoot", "Any"));
+        assert!(label_near("at", "atPath", ""));
+        assert!(label_near("_", "atPath", "String"));
+        assert_eq!(camel_words("URLString"), ["url", "string"]);
+        assert_eq!(camel_words("atPath"), ["at", "path"]);
+    }
 
     #[test]
     fn label_matching() {

@@ -141,6 +141,9 @@ pub(crate) struct Analyzer<'a> {
     type_scopes: Vec<usize>,
     /// The typed properties of the source's own types, by type name, then property name.
     source_members: HashMap<String, HashMap<String, Ty>>,
+    /// The written result types of the functions and methods the source declares, by name
+    /// (declarations of one name that disagree make it unknown).
+    source_funcs: HashMap<String, Ty>,
     /// The parent-path ids of the SDK types the source names and of their supertypes (the
     /// receivers a member of an unknown receiver may plausibly be found on); built on first use.
     named_closure: Option<std::collections::HashSet<u32>>,
@@ -165,6 +168,7 @@ impl<'a> Analyzer<'a> {
             returns: Vec::new(),
             type_scopes: Vec::new(),
             source_members: HashMap::new(),
+            source_funcs: HashMap::new(),
             named_closure: None,
         }
     }

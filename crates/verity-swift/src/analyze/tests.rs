@@ -335,6 +335,29 @@ fn sdk() -> Index {
             &[("with", "Int", false)],
             None,
         );
+    // a collection protocol's member typed through `Self.Element`
+    s.ty("Swift", "Collection", K::Protocol)
+        .member("Swift", "Collection.first", K::Property, "Self.Element?")
+        .conforms("Array", "Collection");
+    // a generic initializer whose closure takes `Data.Element`
+    s.ty("SwiftUI", "Roster", K::Struct).func(
+        "SwiftUI",
+        "Roster.init(_:rowContent:)",
+        K::Init,
+        "Self",
+        &[
+            ("_", "Data", false),
+            ("rowContent", "(Data.Element) -> RowContent", false),
+        ],
+        Some("Data: RandomAccessCollection, RowContent: View"),
+    );
+    // a class whose subclasses reach its properties through implicit `self`
+    s.ty("UIKit", "UIGauge", K::Class)
+        .member("UIKit", "UIGauge.tint", K::Property, "UIGauge.Tint")
+        .member("UIKit", "UIGauge.legacyInset", K::Property, "Int")
+        .ty("UIKit", "UIGauge.Tint", K::Enum)
+        .member("UIKit", "UIGauge.Tint.bright", K::EnumCase, "")
+        .member("UIKit", "UIGauge.Tint.dim", K::EnumCase, "");
     // a deprecated method whose name no other type has
     s.ty("UIKit", "UILegacy", K::Class).func(
         "UIKit",
@@ -350,7 +373,7 @@ fn sdk() -> Index {
         }
         if matches!(
             d.joined().as_str(),
-            "UIThing.configure(with:)" | "UILegacy.flip(_:)"
+            "UIThing.configure(with:)" | "UILegacy.flip(_:)" | "UIGauge.legacyInset"
         ) {
             d.availability = vec![Availability {
                 domain: Some(Domain::Ios),
@@ -686,4 +709,118 @@ fn comparison_operands_expect_the_other_sides_type() {
             "{op}: {f:?}"
         );
     }
+}
+
+#[test]
+fn protocol_members_typed_through_self_element() {
+    // `Collection.first` is `Self.Element?`: the array's element, optional
+    let ok = check(
+        "import Foundation\nlet dates: [Date] = []\nlet s = dates.first?.formatted(date: .abbreviated, time: .shortened)\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(
+        "import Foundation\nlet urls: [URL] = []\nif let u = urls.first {\n    print(u.hostname)\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn closures_of_generic_initializers_take_the_collections_element() {
+    let ok = check(
+        "import SwiftUI\nlet urls: [URL] = []\nlet v = Roster(urls) { u in\n    Text(u.host ?? \"\")\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(
+        "import SwiftUI\nlet urls: [URL] = []\nlet v = Roster(urls) { u in\n    Text(u.hostname)\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn inherited_properties_through_implicit_self() {
+    let src = |tint: &str| {
+        format!(
+            "import UIKit\nfinal class Meter: UIGauge {{\n    func setUp() {{\n        tint = .{tint}\n    }}\n}}\n"
+        )
+    };
+    let ok = check(&src("bright"));
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    assert!(ok.no_deprecated);
+    let bad = check(&src("glowing"));
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("not a member of `UIGauge.Tint`")),
+        "{f:?}"
+    );
+    // a deprecated inherited property assigned without `self.`
+    let dep = check(
+        "import UIKit\nfinal class Meter: UIGauge {\n    func setUp() {\n        legacyInset = 3\n    }\n}\n",
+    );
+    assert!(
+        !dep.no_deprecated,
+        "{:?}",
+        messages(&dep.criteria.no_deprecated)
+    );
+    // a local of that name is the local
+    let local = check(
+        "import UIKit\nfinal class Meter: UIGauge {\n    func setUp() {\n        var legacyInset = 0\n        legacyInset = 3\n        print(legacyInset)\n    }\n}\n",
+    );
+    assert!(
+        local.no_deprecated,
+        "{:?}",
+        messages(&local.criteria.no_deprecated)
+    );
+}
+
+#[test]
+fn the_sources_own_functions_give_their_result_types() {
+    let ok = check(
+        "import Foundation\nfunc home() -> URL {\n    URL(string: \"https://example.com\")!\n}\nlet h = home().host\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(
+        "import Foundation\nfunc home() -> URL {\n    URL(string: \"https://example.com\")!\n}\nlet h = home().hostname\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
+    // two declarations of that name that disagree: unknown, never a false alarm
+    let two = check(
+        "import Foundation\nfunc home() -> URL { URL(string: \"a\")! }\nstruct S { func home() -> Date { Date() } }\nlet h = home().hostname\n",
+    );
+    assert!(
+        two.symbols_exist,
+        "{:?}",
+        messages(&two.criteria.symbols_exist)
+    );
 }

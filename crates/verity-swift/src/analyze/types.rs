@@ -274,7 +274,15 @@ impl<'a> Analyzer<'a> {
                         _ => Ty::Unknown,
                     };
                 }
-                self.lookup_local(name).unwrap_or(Ty::Unknown)
+                match self.lookup_local(name) {
+                    Some(t) => t,
+                    // a property of the enclosing type, through implicit `self`
+                    None if !self.type_scopes.is_empty() => {
+                        let name = name.to_owned();
+                        self.self_member(&name)
+                    }
+                    None => Ty::Unknown,
+                }
             }
             "prefix_expression" => {
                 let implicit = n
@@ -294,7 +302,12 @@ impl<'a> Analyzer<'a> {
                 }
             }
             "call_expression" => {
-                let Some(callee) = n.named_child(0) else {
+                // `f(x) { … }` is one call of `f`
+                let callee = match super::labels::trailing_of(n) {
+                    Some(inner) => inner.named_child(0),
+                    None => n.named_child(0),
+                };
+                let Some(callee) = callee else {
                     return Ty::Unknown;
                 };
                 if self.is_subscript(n) {
@@ -323,6 +336,12 @@ impl<'a> Analyzer<'a> {
                         Ty::Sdk { .. } => Ty::Unknown,
                         Ty::Unknown => {
                             let name = ident(self.t(callee));
+                            if self.lookup_local(name).is_none()
+                                && let Some(t) = self.source_funcs.get(name)
+                            {
+                                // the source's own function: its written result type
+                                return t.clone();
+                            }
                             if capitalized(name)
                                 || self.declared_value(name)
                                 || self.lookup_local(name).is_some()
@@ -488,6 +507,42 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// A bare `name` inside a type declaration that no local, parameter or declaration of
+    /// the source names: a property the enclosing type inherits from its SDK supertypes
+    /// through implicit `self` (`contentEdgeInsets = …` in a `UIButton` subclass), used for
+    /// availability and deprecation. Never reported missing (it may be a global).
+    pub(super) fn implicit_self_property(&mut self, name: &str, n: Node<'_>) {
+        if self.type_scopes.is_empty()
+            || self.lookup_local(name).is_some()
+            || self.declared_value(name)
+        {
+            return;
+        }
+        let supers = self.type_ctx.last().cloned().unwrap_or_default();
+        for p in supers {
+            let closure = self.closure_of(&p);
+            let ids: Vec<_> = self
+                .index
+                .member_ids_in(&closure, name)
+                .into_iter()
+                .filter(|&id| {
+                    self.index
+                        .sym(id)
+                        .is_some_and(|s| s.kind == SymbolKind::Property)
+                })
+                .collect();
+            if !ids.is_empty() {
+                let key = super::RefKey {
+                    recv: Some(p.clone()),
+                    name: name.to_owned(),
+                    ..super::RefKey::default()
+                };
+                self.used(format!("{p}.{name}"), ids, n, true, key);
+                return;
+            }
+        }
+    }
+
     /// `items[0]`: a call expression whose arguments are in brackets.
     pub(super) fn is_subscript(&self, call: Node<'_>) -> bool {
         children(call)
@@ -570,7 +625,13 @@ impl<'a> Analyzer<'a> {
             return Ty::Unknown;
         };
         if recv.source_name().is_some() {
-            return Ty::Unknown;
+            // a method of the source's own type: the written result type of the source's
+            // functions of that name
+            return if *meta {
+                Ty::Unknown
+            } else {
+                self.source_funcs.get(name).cloned().unwrap_or(Ty::Unknown)
+            };
         }
         let closure = self.closure_of_ty(recv);
         let ids = self.index.member_ids_in(&closure, name);
@@ -629,6 +690,21 @@ impl<'a> Analyzer<'a> {
     pub(super) fn collect_source_members(&mut self, root: Node<'_>) {
         let mut stack = vec![root];
         while let Some(n) = stack.pop() {
+            if n.kind() == "function_declaration"
+                && let Some(name) = n.child_by_field_name("name")
+            {
+                let name = ident(self.t(name)).to_owned();
+                let ty = self.declared_result(n);
+                match self.source_funcs.get(&name) {
+                    Some(prev) if *prev != ty => {
+                        self.source_funcs.insert(name, Ty::Unknown);
+                    }
+                    Some(_) => {}
+                    None => {
+                        self.source_funcs.insert(name, ty);
+                    }
+                }
+            }
             if n.kind() == "class_declaration"
                 && let Some(name) = n.child_by_field_name("name")
                 && let Some(body) = n.child_by_field_name("body")

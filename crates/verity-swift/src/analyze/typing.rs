@@ -109,13 +109,14 @@ impl<'a> Analyzer<'a> {
                     return Ty::Unknown;
                 };
                 if first.name == "Self" {
-                    return if comps.len() == 1 {
-                        match self_ty {
-                            Ty::Sdk { .. } => self_ty.clone().instance(),
-                            Ty::Unknown => Ty::Unknown,
+                    return match (comps.len(), self_ty) {
+                        (1, Ty::Sdk { .. }) => self_ty.clone().instance(),
+                        // `Self.Element` of a protocol extension's member: the receiver's
+                        // generic parameter or typealias of that name
+                        (2, Ty::Sdk { .. }) if comps[1].args.is_empty() => {
+                            self.assoc_of(self_ty, &comps[1].name, depth + 1)
                         }
-                    } else {
-                        Ty::Unknown
+                        _ => Ty::Unknown,
                     };
                 }
                 if let Some(own) = first.name.strip_prefix(SOURCE_TYPE)
@@ -131,6 +132,12 @@ impl<'a> Analyzer<'a> {
                     return match (arg, comps.len()) {
                         (Some(a), 1) => {
                             self.ty_of_ref(a, &Vec::new(), &Ty::Unknown, None, depth + 1)
+                        }
+                        // `Data.Element` where `Data` is bound to `[Product]`
+                        (Some(a), 2) if comps[1].args.is_empty() => {
+                            let base =
+                                self.ty_of_ref(a, &Vec::new(), &Ty::Unknown, None, depth + 1);
+                            self.assoc_of(&base, &comps[1].name, depth + 1)
                         }
                         _ => Ty::Unknown,
                     };
@@ -185,6 +192,37 @@ impl<'a> Analyzer<'a> {
                 }
             }
             _ => Ty::Unknown,
+        }
+    }
+
+    /// `T.name` for a known type `T`: the element of an array or set (`Element`), else `T`'s
+    /// generic parameter or typealias of that name (`Self.Element`, `Data.Element`).
+    fn assoc_of(&self, base: &Ty, name: &str, depth: usize) -> Ty {
+        let Ty::Sdk {
+            path,
+            meta: false,
+            also: None,
+            args,
+        } = base
+        else {
+            return Ty::Unknown;
+        };
+        if name == "Element"
+            && matches!(path.as_str(), "Array" | "Set" | "ArraySlice")
+            && let [e] = args.as_slice()
+        {
+            return self.ty_of_ref(e, &Vec::new(), &Ty::Unknown, None, depth + 1);
+        }
+        let own = self.subst_for(base, None);
+        if let Some((_, arg)) = own.iter().find(|(n, _)| n == name) {
+            return match arg {
+                Some(a) => self.ty_of_ref(a, &Vec::new(), &Ty::Unknown, None, depth + 1),
+                None => Ty::Unknown,
+            };
+        }
+        match self.alias_of(&format!("{path}.{name}")) {
+            Some(a) => self.ty_of_ref(&a, &own, base, Some(path), depth + 1),
+            None => Ty::Unknown,
         }
     }
 

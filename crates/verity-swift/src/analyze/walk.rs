@@ -379,6 +379,16 @@ impl<'a> Analyzer<'a> {
                 let name = ident(self.t(n));
                 if parent_ok && capitalized(name) {
                     self.check_type_name(&[name], n);
+                } else if !capitalized(name)
+                    && n.parent().is_some_and(|p| {
+                        EXPR_PARENTS.contains(&p.kind())
+                            || p.kind() == "directly_assignable_expression"
+                            || (p.kind() == "navigation_expression"
+                                && p.child_by_field_name("target") == Some(n))
+                    })
+                {
+                    let name = name.to_owned();
+                    self.implicit_self_property(&name, n);
                 }
             }
             _ => self.visit_children(n, depth),
@@ -512,11 +522,18 @@ impl<'a> Analyzer<'a> {
     }
 
     fn visit_call(&mut self, n: Node<'_>, depth: usize) {
-        let Some(callee) = n.named_child(0) else {
+        let Some(mut callee) = n.named_child(0) else {
             return;
         };
         let args = self.call_args(n);
         self.expect_args(n, &args);
+        // `f(x) { … }`: one call of `f` with both argument lists
+        let inner = super::labels::trailing_of(n);
+        if let Some(inner) = inner
+            && let Some(c) = inner.named_child(0)
+        {
+            callee = c;
+        }
         match callee.kind() {
             "simple_identifier" if self.implicit_root(callee).is_some() => {
                 let name = ident(self.t(callee)).to_owned();
@@ -549,6 +566,11 @@ impl<'a> Analyzer<'a> {
                 }
             }
             _ => self.visit(callee, depth + 1),
+        }
+        if let Some(inner) = inner {
+            for c in children(inner).into_iter().skip(1) {
+                self.visit(c, depth + 1);
+            }
         }
         for c in children(n).into_iter().skip(1) {
             self.visit(c, depth + 1);
