@@ -388,8 +388,7 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
         used[i] = true;
         entry.matched += 1;
         let s = &sdk.decls[i];
-        if d
-            .c_name
+        if d.c_name
             .as_ref()
             .is_some_and(|c| !c.ends_with("Notification") && !c.contains("(py)"))
             && d.approximate
@@ -479,11 +478,20 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
         let missed_property = s.objc
             && read_headers.contains(&s.module)
             && matches!(s.kind, SymbolKind::Property | SymbolKind::TypeProperty)
-            && s.c_name.as_ref().is_some_and(|c| {
-                c.split_once("(py)").is_some_and(|(_, objc_name)| {
-                    // a type's name read as a property's is a misread declaration
-                    !sdk_types.contains(objc_name) && !base_types.contains(objc_name)
-                }) && !base_props.contains(&(s.module.clone(), c.clone()))
+            && s
+                .c_name
+                .as_ref()
+                .is_some_and(|c| c.contains("(py)") && !base_props.contains(&(s.module.clone(), c.clone())))
+            // a property whose type no source declares is a misread declaration
+            && s.ty.as_deref().is_some_and(|t| {
+                let name = t
+                    .trim_end_matches(['?', '!'])
+                    .split('<')
+                    .next()
+                    .unwrap_or(t);
+                !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                    || sdk_types.contains(name)
+                    || base_types.contains(name)
             })
             && base_types.contains(&s.path[..s.path.len().saturating_sub(1)].join("."));
         if missed_property {

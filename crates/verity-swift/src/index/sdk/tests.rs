@@ -431,6 +431,7 @@ NS_ASSUME_NONNULL_END
                 Some("GGDialNeedleKey"),
             ),
             graph("Gauges", &["GGDial"], SymbolKind::Class, Some("GGDial")),
+            graph("Swift", &["Double"], SymbolKind::Struct, None),
         ],
         ..DeclSet::default()
     };

@@ -338,6 +338,8 @@ impl<'a> Parser<'a> {
                 | "__pure2"
                 | "_Noreturn"
                 | "__declspec"
+                | "IBInspectable"
+                | "IBOutlet"
         ) {
             return true;
         }

@@ -274,6 +274,7 @@ extern CGRect DMRectMake(CGFloat x, CGFloat y) NS_SWIFT_NAME(CGRect.init(dmX:y:)
 @interface DMBox : NSObject
 - (void)fillWithOptions:(nullable NSDictionary<NSString *, id> *)options;
 @property (copy, nullable) NSURL *URL;
+@property (nonatomic, assign) IBInspectable CGFloat cornerRadius;
 extern DMMoodKey const DMMoodGrumpyKey API_AVAILABLE(ios(16.0));
 @end
 NS_ASSUME_NONNULL_END
@@ -286,12 +287,23 @@ NS_ASSUME_NONNULL_END
     assert_eq!(happy.ty.as_deref(), Some("DMMoodKey"));
     // only the word prefix shared with the typedef's C name goes (a `k` set aside): the
     // trailing `Key` stays
-    assert_eq!(find(&set, "DMMoodKey.sleepyKey").c_name.as_deref(), Some("DMMoodSleepyKey"));
+    assert_eq!(
+        find(&set, "DMMoodKey.sleepyKey").c_name.as_deref(),
+        Some("DMMoodSleepyKey")
+    );
     find(&set, "DMMoodKey.calm");
     // a global declared between an interface's methods is a global all the same
-    assert_eq!(find(&set, "DMMoodKey.grumpyKey").kind, SymbolKind::TypeProperty);
+    assert_eq!(
+        find(&set, "DMMoodKey.grumpyKey").kind,
+        SymbolKind::TypeProperty
+    );
     // a property's leading initialism is lowercased
     assert_eq!(find(&set, "DMBox.url").ty.as_deref(), Some("URL?"));
+    // Interface Builder's markers are attributes
+    assert_eq!(
+        find(&set, "DMBox.cornerRadius").ty.as_deref(),
+        Some("CGFloat")
+    );
     assert_eq!(find(&set, "DMLibraryVersion").ty.as_deref(), Some("String"));
     let f = find(&set, "DMDefaultSpacing()");
     assert_eq!(f.kind, SymbolKind::Func);
