@@ -571,8 +571,11 @@ impl<'a> Analyzer<'a> {
             if let Some(a) = also {
                 roots.push(a.as_str());
             }
+            // a name the source declares is a member of the expected type only when an
+            // extension declares it (`static func failure()` of the source's own `enum
+            // Haptics` is not `FeedbackType.failure`)
             if protocol
-                || self.declared_value(name)
+                || self.decls.ext_members.contains(name)
                 || self.roots_incomplete(&roots)
                 || self.has_dynamic_members(&closure)
             {

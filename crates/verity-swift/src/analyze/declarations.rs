@@ -13,6 +13,9 @@ pub(crate) struct Decls {
     /// Types the source extends with initializers of its own.
     pub ext_inits: HashSet<String>,
     pub values: HashSet<String>,
+    /// Members the source declares in extensions (`extension UIColor { static let brand … }`):
+    /// the only source names an implicit member of an SDK type can be.
+    pub ext_members: HashSet<String>,
     pub imports: Vec<String>,
     /// The syntax tree's depth (the analysis needs a large stack beyond some depth).
     pub max_depth: usize,
@@ -44,6 +47,24 @@ impl Decls {
     }
 
     fn visit(&mut self, n: Node<'_>, src: &str) {
+        if matches!(n.kind(), "function_declaration" | "property_declaration")
+            && let Some(body) = n.parent()
+            && body.kind() == "class_body"
+            && let Some(decl) = body.parent()
+            && decl
+                .child_by_field_name("declaration_kind")
+                .is_some_and(|k| text(k, src) == "extension")
+        {
+            let name = n
+                .child_by_field_name("name")
+                .map(|x| x.child_by_field_name("bound_identifier").unwrap_or(x));
+            if let Some(x) = name {
+                let t = ident(text(x, src));
+                if !t.is_empty() {
+                    self.ext_members.insert(t.to_owned());
+                }
+            }
+        }
         match n.kind() {
             "import_declaration" => {
                 if let Some(id) = named_children(n)

@@ -824,3 +824,26 @@ fn the_sources_own_functions_give_their_result_types() {
         messages(&two.criteria.symbols_exist)
     );
 }
+
+#[test]
+fn only_extensions_add_implicit_members_to_sdk_types() {
+    // the source's own `static func medium()` is not a member of the expected SDK type
+    let bad = check(
+        "import Foundation\nenum Styles {\n    static func medium() {}\n}\nlet decoder = JSONDecoder()\ndecoder.dateDecodingStrategy = .medium\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("not a member of `JSONDecoder.DateDecodingStrategy`")),
+        "{f:?}"
+    );
+    // an extension may add it
+    let ok = check(
+        "import Foundation\nextension JSONDecoder.DateDecodingStrategy {\n    static var medium: JSONDecoder.DateDecodingStrategy { .iso8601 }\n}\nlet decoder = JSONDecoder()\ndecoder.dateDecodingStrategy = .medium\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+}
