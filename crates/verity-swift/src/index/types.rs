@@ -170,6 +170,16 @@ impl TypeRef {
     }
 }
 
+/// `(T)` is `T` (a one-element tuple without a label is a parenthesized type).
+fn ungroup(t: TypeRef) -> TypeRef {
+    match t {
+        TypeRef::Tuple(mut items) if items.len() == 1 && items[0].0.is_none() => {
+            items.pop().map_or(TypeRef::Tuple(Vec::new()), |(_, t)| t)
+        }
+        t => t,
+    }
+}
+
 impl fmt::Display for TypeRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -444,12 +454,13 @@ impl Parser {
         let mut t = self.primary(depth)?;
         loop {
             if self.eat('?') || self.eat('!') {
-                t = TypeRef::Optional(Box::new(t));
+                // `((A) -> B)?`: the parentheses only group
+                t = TypeRef::Optional(Box::new(ungroup(t)));
             } else if self.peek() == Some(&Tok::Punct('.'))
                 && matches!(self.toks.get(self.at + 1), Some(Tok::Ident(w)) if w == "Type" || w == "Protocol")
             {
                 self.at += 2;
-                t = TypeRef::Metatype(Box::new(t));
+                t = TypeRef::Metatype(Box::new(ungroup(t)));
             } else if self.peek() == Some(&Tok::Punct('.')) && !matches!(t, TypeRef::Named(_)) {
                 // a member type of a non-nominal (`(T).Element`): keep as unknown path
                 return None;
@@ -613,6 +624,16 @@ mod tests {
         assert_eq!(norm("Int!"), "Int?");
         assert_eq!(norm("#garbage"), "<none>");
         assert_eq!(norm("Foo<"), "<none>");
+    }
+
+    #[test]
+    fn parentheses_only_group() {
+        // an optional closure type: the optional of a function, not of a one-element tuple
+        let t = TypeRef::parse("((UIAlertAction) -> Void)?").expect("parses");
+        assert!(matches!(t.unwrapped(), TypeRef::Function { .. }), "{t:?}");
+        assert_eq!(t.to_string(), "((UIAlertAction) -> Void)?");
+        let m = TypeRef::parse("(Int).Type").expect("parses");
+        assert_eq!(m, TypeRef::Metatype(Box::new(TypeRef::named("Int"))));
     }
 
     #[test]
