@@ -358,6 +358,27 @@ fn sdk() -> Index {
         .ty("UIKit", "UIGauge.Tint", K::Enum)
         .member("UIKit", "UIGauge.Tint.bright", K::EnumCase, "")
         .member("UIKit", "UIGauge.Tint.dim", K::EnumCase, "");
+    // a completion-handler method (the async variant is the importer's) and a nested type
+    s.ty("UIKit", "UIFetcher", K::Class)
+        .func(
+            "UIKit",
+            "UIFetcher.fetch(_:completionHandler:)",
+            K::Method,
+            "Void",
+            &[
+                ("_", "String", false),
+                ("completionHandler", "UIFetcher.Handler", false),
+            ],
+            None,
+        )
+        .member(
+            "UIKit",
+            "UIFetcher.Handler",
+            K::Typealias,
+            "([URL]?, (any Error)?) -> Void",
+        )
+        .ty("UIKit", "UIFetcher.Request", K::Class)
+        .member("UIKit", "UIFetcher.Request.url", K::Property, "URL?");
     // a deprecated method whose name no other type has
     s.ty("UIKit", "UILegacy", K::Class).func(
         "UIKit",
@@ -846,4 +867,26 @@ fn only_extensions_add_implicit_members_to_sdk_types() {
         "{:?}",
         messages(&ok.criteria.symbols_exist)
     );
+}
+
+#[test]
+fn awaited_completion_handler_methods_and_nested_type_initializers() {
+    let ok = check(
+        "import UIKit\nfunc g(f: UIFetcher) async throws {\n    let urls = try await f.fetch(\"x\")\n    let h = urls.first?.host\n    let r = UIFetcher.Request()\n    let u = r.url\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(
+        "import UIKit\nfunc g(f: UIFetcher) async throws {\n    let urls = try await f.fetch(\"x\")\n    let h = urls.first?.hostname\n    let r = UIFetcher.Request()\n    let u = r.uri\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
+    assert!(f.iter().any(|m| m.contains("has no member `uri`")), "{f:?}");
 }

@@ -366,6 +366,15 @@ impl<'a> Analyzer<'a> {
                         {
                             return recv.instance();
                         }
+                        // `MKDirections.Request()`: a nested type's initializer
+                        if let Ty::Sdk {
+                            path, meta: true, ..
+                        } = &recv
+                            && capitalized(&name)
+                            && self.index.is_type(&format!("{path}.{name}"))
+                        {
+                            return Ty::sdk(&format!("{path}.{name}"));
+                        }
                         self.call_result(&recv, &name, &args)
                     }
                     "prefix_expression" => {
@@ -434,11 +443,20 @@ impl<'a> Analyzer<'a> {
                     _ => inner,
                 }
             }
-            "try_expression" | "await_expression" => n
-                .child_by_field_name("expr")
-                .or_else(|| n.child_by_field_name("target"))
-                .or_else(|| n.named_children(&mut n.walk()).last())
-                .map_or(Ty::Unknown, |c| self.infer(c, depth + 1)),
+            "try_expression" | "await_expression" => {
+                let Some(inner) = n
+                    .child_by_field_name("expr")
+                    .or_else(|| n.child_by_field_name("target"))
+                    .or_else(|| n.named_children(&mut n.walk()).last())
+                else {
+                    return Ty::Unknown;
+                };
+                let t = self.infer(inner, depth + 1);
+                if t == Ty::Unknown && n.kind() == "await_expression" {
+                    return self.async_result(inner, depth + 1);
+                }
+                t
+            }
             "nil_coalescing_expression" => {
                 let v = n
                     .child_by_field_name("value")
@@ -666,6 +684,134 @@ impl<'a> Analyzer<'a> {
             return Ty::sdk("View");
         }
         Ty::Unknown
+    }
+
+    /// `await recv.name(args)` where only the completion-handler form is recorded: the
+    /// importer's async variant of a method whose last parameter is a completion handler
+    /// the call omits returns the handler's parameters but the error (`reverseGeocodeLocation(_:)
+    /// async throws -> [CLPlacemark]` for `…(_:completionHandler: ([CLPlacemark]?, Error?) ->
+    /// Void)`), unwrapped when optional. Candidates must agree.
+    fn async_result(&mut self, call: Node<'_>, depth: usize) -> Ty {
+        let inner = call.named_child(0);
+        if call.kind() != "call_expression" || self.is_subscript(call) {
+            if call.kind() == "try_expression" {
+                return self.infer(call, depth);
+            }
+            return Ty::Unknown;
+        }
+        let args = self.call_args(call);
+        if !args.trailing.is_empty() {
+            return Ty::Unknown;
+        }
+        let Some(callee) = inner.filter(|c| c.kind() == "navigation_expression") else {
+            return Ty::Unknown;
+        };
+        let (Some(target), Some(name)) = (
+            callee.child_by_field_name("target"),
+            nav_name(callee, self.src),
+        ) else {
+            return Ty::Unknown;
+        };
+        let recv = self.infer(target, depth + 1);
+        if recv == Ty::Unknown || recv.source_name().is_some() {
+            return Ty::Unknown;
+        }
+        let closure = self.closure_of_ty(&recv);
+        let ids = self.index.member_ids_in(&closure, &name);
+        let mut out: Option<Ty> = None;
+        for id in ids {
+            let Some(params) = self.index.sym_params(id) else {
+                continue;
+            };
+            let Some(((_, last, _), given)) = params.split_last() else {
+                continue;
+            };
+            if given.len() != args.labels.len()
+                || !given
+                    .iter()
+                    .zip(&args.labels)
+                    .all(|((l, _, _), a)| super::labels::label_near(a, l, ""))
+            {
+                continue;
+            }
+            let Some(handler) = TypeRef::parse(last) else {
+                continue;
+            };
+            let handler = match handler.unwrapped() {
+                TypeRef::Named(_) => handler
+                    .unwrapped()
+                    .path()
+                    .and_then(|p| self.resolve_alias_in(&p, id))
+                    .unwrap_or(handler),
+                _ => handler,
+            };
+            let TypeRef::Function {
+                params: hps, ret, ..
+            } = handler.unwrapped()
+            else {
+                continue;
+            };
+            let returns_void = match ret.as_ref() {
+                TypeRef::Tuple(v) => v.is_empty(),
+                r => r.path().as_deref() == Some("Void"),
+            };
+            if !returns_void {
+                continue;
+            }
+            let values: Vec<&TypeRef> = hps
+                .iter()
+                .filter(|p| {
+                    !matches!(
+                        p.unwrapped().path().as_deref(),
+                        Some("Error" | "NSError")
+                    ) && !matches!(p.unwrapped(), TypeRef::Existential(e) if e.path().as_deref() == Some("Error"))
+                })
+                .collect();
+            let t = match values.as_slice() {
+                [one] => {
+                    let subst = self.subst_for(&recv, Some(id));
+                    let ctx = self
+                        .index
+                        .sym(id)
+                        .map(|s| self.index.s(s.parent).to_owned());
+                    self.ty_of_ref(one.unwrapped(), &subst, &recv, ctx.as_deref(), 0)
+                }
+                _ => Ty::Unknown,
+            };
+            if t == Ty::Unknown {
+                return Ty::Unknown;
+            }
+            match &out {
+                None => out = Some(t),
+                Some(o) if *o == t => {}
+                Some(_) => return Ty::Unknown,
+            }
+        }
+        out.unwrap_or(Ty::Unknown)
+    }
+
+    /// A typealias named in a member's signature (`CLGeocodeCompletionHandler`,
+    /// `MKDirections.DirectionsHandler`): looked up in the member's enclosing types first.
+    fn resolve_alias_in(&self, path: &str, id: crate::index::SymId) -> Option<TypeRef> {
+        let parent = self
+            .index
+            .sym(id)
+            .map(|s| self.index.s(s.parent).to_owned())
+            .unwrap_or_default();
+        let mut ctx = parent.as_str();
+        loop {
+            if !ctx.is_empty()
+                && let Some(t) = self.alias_of(&format!("{ctx}.{path}"))
+            {
+                return Some(t);
+            }
+            match ctx.rsplit_once('.') {
+                Some((up, _)) => ctx = up,
+                None if !ctx.is_empty() => ctx = "",
+                None => break,
+            }
+        }
+        self.alias_of(path)
     }
 
     /// The supertype closure of a type and of its `also` type.
