@@ -164,6 +164,43 @@ impl<'a> Analyzer<'a> {
         false
     }
 
+    /// The imported methods of `closure` whose name is `name` followed by words repeating
+    /// their type's name (`calculateDirections(completionHandler:)` of `MKDirections` for
+    /// `calculate`).
+    pub(super) fn objc_near_callables(&self, closure: &[u32], name: &str) -> Vec<SymId> {
+        let mut out = Vec::new();
+        if name.len() < 3 {
+            return out;
+        }
+        for &t in closure {
+            for id in self.index.children(t) {
+                let Some(s) = self.index.sym(id) else {
+                    continue;
+                };
+                if s.flags & (F_APPROX | F_OBJC) == 0
+                    || !s.kind.is_callable()
+                    || s.kind == SymbolKind::EnumCase
+                {
+                    continue;
+                }
+                let base = self.index.s(s.base);
+                // the words dropped must repeat the declaring type's name, as the
+                // importer's omit-needless-words drops them (`Directions` of `MKDirections`;
+                // `calculateETA` stays)
+                let owner = self.index.s(s.parent);
+                let owner = owner.rsplit('.').next().unwrap_or(owner);
+                if base.len() > name.len()
+                    && base.starts_with(name)
+                    && base[name.len()..].starts_with(|c: char| c.is_ascii_uppercase())
+                    && owner.ends_with(&base[name.len()..])
+                {
+                    out.push(id);
+                }
+            }
+        }
+        out
+    }
+
     pub(super) fn sym_is_objc(&self, id: SymId) -> bool {
         self.index
             .sym(id)

@@ -362,6 +362,14 @@ fn sdk() -> Index {
     s.ty("UIKit", "UIFetcher", K::Class)
         .func(
             "UIKit",
+            "UIFetcher.reloadFetcher(completionHandler:)",
+            K::Method,
+            "Void",
+            &[("completionHandler", "UIFetcher.Handler", false)],
+            None,
+        )
+        .func(
+            "UIKit",
             "UIFetcher.fetch(_:completionHandler:)",
             K::Method,
             "Void",
@@ -889,4 +897,14 @@ fn awaited_completion_handler_methods_and_nested_type_initializers() {
         "{f:?}"
     );
     assert!(f.iter().any(|m| m.contains("has no member `uri`")), "{f:?}");
+    // a derived name that kept a word the importer drops (`reloadFetcher` for `reload`)
+    let near = check(
+        "import UIKit\nfunc g(f: UIFetcher) async throws {\n    let urls = try await f.reload()\n    let h = urls.first?.hostname\n}\n",
+    );
+    let f = failures(&near.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
 }

@@ -375,7 +375,17 @@ impl<'a> Analyzer<'a> {
                         {
                             return Ty::sdk(&format!("{path}.{name}"));
                         }
-                        self.call_result(&recv, &name, &args)
+                        let r = self.call_result(&recv, &name, &args);
+                        // `await X(…).m()` parses as `(await X(…)).m()`: still the awaited call
+                        let awaited = |t: Node<'_>| t.kind() == "await_expression";
+                        if r == Ty::Unknown
+                            && (awaited(target)
+                                || (target.kind() == "try_expression"
+                                    && target.named_children(&mut target.walk()).any(awaited)))
+                        {
+                            return self.async_result(n, depth + 1);
+                        }
+                        r
                     }
                     "prefix_expression" => {
                         let implicit = callee
@@ -717,7 +727,12 @@ impl<'a> Analyzer<'a> {
             return Ty::Unknown;
         }
         let closure = self.closure_of_ty(&recv);
-        let ids = self.index.member_ids_in(&closure, &name);
+        let mut ids = self.index.member_ids_in(&closure, &name);
+        if ids.is_empty() {
+            // an imported method whose derived name kept a word the importer drops
+            // (`calculateDirections(completionHandler:)` is `calculate(completionHandler:)`)
+            ids = self.objc_near_callables(&closure, &name);
+        }
         let mut out: Option<Ty> = None;
         for id in ids {
             let Some(params) = self.index.sym_params(id) else {
