@@ -385,6 +385,14 @@ fn sdk() -> Index {
             K::Typealias,
             "([URL]?, (any Error)?) -> Void",
         )
+        .func(
+            "UIKit",
+            "UIFetcher.pair(for:)",
+            K::Method,
+            "(URL, Date)",
+            &[("for", "String", false)],
+            None,
+        )
         .ty("UIKit", "UIFetcher.Request", K::Class)
         .member("UIKit", "UIFetcher.Request.url", K::Property, "URL?");
     // a deprecated method whose name no other type has
@@ -907,4 +915,22 @@ fn awaited_completion_handler_methods_and_nested_type_initializers() {
             .any(|m| m.contains("`URL` has no member `hostname`")),
         "{f:?}"
     );
+}
+
+#[test]
+fn tuple_destructuring_binds_each_element() {
+    let ok = check(
+        "import UIKit\nfunc g(f: UIFetcher) {\n    let (url, _) = f.pair(for: \"x\")\n    let h = url.host\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(
+        "import UIKit\nfunc g(f: UIFetcher) {\n    let (url, date) = f.pair(for: \"x\")\n    let h = url.hostname\n    let s = date.formatted(date: .abbreviated, time: .shortened)\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].contains("`URL` has no member `hostname`"), "{f:?}");
 }

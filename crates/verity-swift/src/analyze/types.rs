@@ -1016,6 +1016,31 @@ impl<'a> Analyzer<'a> {
         let Some(p) = d.child_by_field_name("name") else {
             return;
         };
+        // `let (data, response) = try await session.data(from: url)`: each name gets its
+        // element of the tuple the value has
+        let parts = named_children(p);
+        if p.child_by_field_name("bound_identifier").is_none()
+            && parts.len() > 1
+            && parts.iter().all(|x| x.kind() == "pattern")
+        {
+            let tys = val.and_then(|v| self.infer_tuple(v));
+            for (i, part) in parts.iter().enumerate() {
+                let name = part.child_by_field_name("bound_identifier").or_else(|| {
+                    named_children(*part)
+                        .into_iter()
+                        .find(|c| c.kind() == "simple_identifier")
+                });
+                if let Some(nm) = name {
+                    let ty = match &tys {
+                        Some(t) if t.len() == parts.len() => t[i].clone(),
+                        _ => Ty::Unknown,
+                    };
+                    let name = self.t(nm);
+                    self.bind(name, ty);
+                }
+            }
+            return;
+        }
         let names: Vec<Node<'_>> = match p.child_by_field_name("bound_identifier") {
             Some(b) => vec![b],
             None => named_children(p)
@@ -1039,6 +1064,57 @@ impl<'a> Analyzer<'a> {
                 );
             }
         }
+    }
+
+    /// The element types of a tuple a call returns (`URLSession.data(from:)` gives `(Data,
+    /// URLResponse)`), when every candidate the labels fit agrees.
+    pub(super) fn infer_tuple(&mut self, v: Node<'_>) -> Option<Vec<Ty>> {
+        let mut v = v;
+        while matches!(v.kind(), "try_expression" | "await_expression") {
+            v = v
+                .child_by_field_name("expr")
+                .or_else(|| v.named_children(&mut v.walk()).last())?;
+        }
+        if v.kind() != "call_expression" || self.is_subscript(v) {
+            return None;
+        }
+        let callee = v.named_child(0)?;
+        if callee.kind() != "navigation_expression" {
+            return None;
+        }
+        let target = callee.child_by_field_name("target")?;
+        let name = nav_name(callee, self.src)?;
+        let recv = self.infer(target, 0);
+        if recv == Ty::Unknown || recv.source_name().is_some() {
+            return None;
+        }
+        let args = self.call_args(v);
+        let closure = self.closure_of_ty(&recv);
+        let ids = self.index.member_ids_in(&closure, &name);
+        let ids = self.prefer_staticness(ids, matches!(recv, Ty::Sdk { meta: true, .. }));
+        let ids = self.compatible_ids(&ids, &args);
+        let ids = self.own_first(&recv, ids);
+        let mut out: Option<Vec<Ty>> = None;
+        for id in ids {
+            let TypeRef::Tuple(items) = TypeRef::parse(self.index.sym_type(id)?)? else {
+                return None;
+            };
+            let subst = self.subst_for(&recv, Some(id));
+            let ctx = self
+                .index
+                .sym(id)
+                .map(|s| self.index.s(s.parent).to_owned());
+            let tys: Vec<Ty> = items
+                .iter()
+                .map(|(_, t)| self.ty_of_ref(t, &subst, &recv, ctx.as_deref(), 0))
+                .collect();
+            match &out {
+                None => out = Some(tys),
+                Some(o) if *o == tys => {}
+                Some(_) => return None,
+            }
+        }
+        out
     }
 
     /// The element type of a collection (`for x in items`).
