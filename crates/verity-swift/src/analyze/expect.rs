@@ -350,11 +350,25 @@ impl<'a> Analyzer<'a> {
         nodes: &[Node<'_>],
     ) -> Vec<(String, TypeRef)> {
         let mut out: Vec<(String, TypeRef)> = Vec::new();
-        let (Some(params), Some(sig)) = (self.index.sym_params(id), self.index.sym_generics(id))
-        else {
+        let Some(params) = self.index.sym_params(id) else {
             return out;
         };
-        let generics = super::typing::generic_names(sig);
+        let mut generics: Vec<String> = self
+            .index
+            .sym_generics(id)
+            .map(super::typing::generic_names)
+            .unwrap_or_default();
+        // an initializer's arguments decide its type's generic parameters too (`Data` of
+        // `ForEach.init(_ data: Data, content:)`)
+        if let Some(s) = self.index.sym(id)
+            && s.kind == SymbolKind::Init
+        {
+            let parent = self.index.s(s.parent).to_owned();
+            generics.extend(self.type_generic_names(&parent));
+        }
+        if generics.is_empty() {
+            return out;
+        }
         let params: Vec<String> = params.iter().map(|(_, t, _)| (*t).to_owned()).collect();
         for (ai, node) in nodes.iter().enumerate() {
             let Some(p) = aligned.get(ai).and_then(|&pi| params.get(pi)) else {

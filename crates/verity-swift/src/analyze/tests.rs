@@ -351,6 +351,21 @@ fn sdk() -> Index {
         ],
         Some("Data: RandomAccessCollection, RowContent: View"),
     );
+    // a generic type whose initializer takes its own `Data` (no generics of its own)
+    s.ty("SwiftUI", "Each", K::Struct).func(
+        "SwiftUI",
+        "Each.init(_:content:)",
+        K::Init,
+        "Self",
+        &[
+            ("_", "Data", false),
+            ("content", "(Data.Element) -> Content", false),
+        ],
+        None,
+    );
+    if let Some(d) = s.0.decls.iter_mut().find(|d| d.joined() == "Each") {
+        d.generics = Some("Data, Content".into());
+    }
     // a class whose subclasses reach its properties through implicit `self`
     s.ty("UIKit", "UIGauge", K::Class)
         .member("UIKit", "UIGauge.tint", K::Property, "UIGauge.Tint")
@@ -933,4 +948,26 @@ fn tuple_destructuring_binds_each_element() {
     let f = failures(&bad.criteria.symbols_exist);
     assert_eq!(f.len(), 1, "{f:?}");
     assert!(f[0].contains("`URL` has no member `hostname`"), "{f:?}");
+}
+
+#[test]
+fn type_generics_bound_by_initializer_arguments_and_own_type_instances() {
+    // `Each(urls) { u in … }`: `Data` is `Each`'s own generic parameter
+    let bad = check(
+        "import SwiftUI\nlet urls: [URL] = []\nlet v = Each(urls) { u in\n    Text(u.hostname)\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
+    // an instance of the source's own type made by a call gives its typed properties
+    let model = "import SwiftUI\nfinal class Model {\n    var urls: [URL] = []\n}\nstruct V {\n    let model = Model()\n    func f() {\n        let v = Each(model.urls) { u in\n            Text(u.hostname)\n        }\n    }\n}\n";
+    let f = failures(&check(model).criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
 }

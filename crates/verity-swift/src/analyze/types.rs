@@ -328,6 +328,15 @@ impl<'a> Analyzer<'a> {
                         _ => Ty::Unknown,
                     };
                 }
+                let own_type = ident(self.t(callee));
+                if callee.kind() == "simple_identifier"
+                    && capitalized(own_type)
+                    && self.declared_type(own_type)
+                    && !self.declared_value(own_type)
+                {
+                    // `StoreModel()`: an instance of the source's own type
+                    return Ty::source(own_type);
+                }
                 match callee.kind() {
                     "simple_identifier" => match self.infer(callee, depth + 1) {
                         Ty::Sdk {

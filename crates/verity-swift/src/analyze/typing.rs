@@ -43,7 +43,7 @@ fn generic_constraint(sig: &str, name: &str) -> Option<String> {
 
 impl<'a> Analyzer<'a> {
     /// The generic parameter names of an SDK type.
-    fn type_generic_names(&self, path: &str) -> Vec<String> {
+    pub(super) fn type_generic_names(&self, path: &str) -> Vec<String> {
         self.index
             .type_syms(path)
             .into_iter()
