@@ -230,18 +230,61 @@ impl<'a> Analyzer<'a> {
                 }
                 continue;
             }
-            let tys: Vec<Ty> = aligned
+            let mut tys: Vec<Ty> = aligned
                 .iter()
                 .map(|(id, a)| match a.get(ai) {
                     Some(&pi) => self.param_ty(&recv, *id, pi).0,
                     None => Ty::Unknown,
                 })
                 .collect();
+            if let Some(t) = self.memberwise_field_ty(&recv, args, ai) {
+                tys.push(t);
+            }
             let t = agree(tys);
             if t != Ty::Unknown {
                 self.expected.insert(node.start_byte(), t);
             }
         }
+    }
+
+    /// An imported C struct has a memberwise initializer the facts do not list
+    /// (`CGSize(width:height:)` with `CGFloat`s beside the overlay's `Int` and `Double`
+    /// ones): the type of the field that argument `ai`'s label names (unknown when not
+    /// recorded), when the call constructs such a struct and every label names a field.
+    fn memberwise_field_ty(&mut self, recv: &Ty, args: &CallArgs, ai: usize) -> Option<Ty> {
+        let Ty::Sdk {
+            path, meta: true, ..
+        } = recv
+        else {
+            return None;
+        };
+        let c_struct = self.index.type_syms(path).iter().any(|&id| {
+            self.index
+                .sym(id)
+                .is_some_and(|s| s.kind == SymbolKind::Struct && self.sym_is_objc(id))
+        });
+        if !c_struct || !args.trailing.is_empty() {
+            return None;
+        }
+        args.labels.get(ai)?;
+        let inst = Ty::sdk(path);
+        let closure = self.closure_of(path);
+        let mut field = None;
+        for (i, l) in args.labels.iter().enumerate() {
+            let is_field = self.index.member_ids_in(&closure, l).iter().any(|&id| {
+                self.index
+                    .sym(id)
+                    .is_some_and(|s| s.kind == SymbolKind::Property)
+            });
+            if !is_field {
+                return None;
+            }
+            if i == ai {
+                // its type when recorded; else unknown, which decides nothing either
+                field = Some(self.property_result(&inst, l));
+            }
+        }
+        field
     }
 
     /// The closure passed last to a standard-library sequence method the index has no

@@ -367,6 +367,17 @@ fn sdk() -> Index {
         d.generics = Some("Data, Content".into());
     }
     // a class whose subclasses reach its properties through implicit `self`
+    // an imported C struct: a field, and an overlay initializer of another type
+    s.ty("UIKit", "UIPad", K::Struct)
+        .member("UIKit", "UIPad.width", K::Property, "Bool")
+        .func(
+            "UIKit",
+            "UIPad.init(width:)",
+            K::Init,
+            "Self",
+            &[("width", "Int", false)],
+            None,
+        );
     s.ty("UIKit", "UIGauge", K::Class)
         .member("UIKit", "UIGauge.tint", K::Property, "UIGauge.Tint")
         .member("UIKit", "UIGauge.legacyInset", K::Property, "Int")
@@ -968,6 +979,23 @@ fn type_generics_bound_by_initializer_arguments_and_own_type_instances() {
     assert!(
         f.iter()
             .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn c_structs_have_a_memberwise_initializer() {
+    // the field is a `Bool`, the overlay's initializer takes an `Int`: which one the call
+    // means is not decided, so `.heavy` is not judged against `Int` alone
+    let r = check("import UIKit\nlet p = UIPad(width: .heavy)\n");
+    assert!(r.symbols_exist, "{:?}", messages(&r.criteria.symbols_exist));
+    // a struct the source declares in Swift has no such second initializer
+    let bad = check(
+        "import SwiftUI\nlet w = Font.Weight.heavy\nfunc f(x: Int) {}\nlet p: Int = .heavy\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter().any(|m| m.contains("not a member of `Int`")),
         "{f:?}"
     );
 }
