@@ -5,9 +5,9 @@
 //! the type-aware work, 0.907 / 0.929 after; no_deprecated 0.864 / 0.905, then 0.952 / 0.952).
 //!
 //! **From then on it is tuning data**, like `tests/corpus/`: the general causes of its
-//! disagreements may be fixed, and it can no longer measure generalisation. The held-out
-//! measurement is `tests/heldout2/` (`heldout2.rs`), frozen before any change made for the
-//! causes found here.
+//! disagreements may be fixed, and it can no longer measure generalisation. The second set,
+//! `tests/heldout2/` (`heldout2.rs`), frozen before any change made for the causes found here,
+//! measured it next, and is tuning data now as well.
 //!
 //! Every case runs through the same entry points as `accuracy.rs` (`check_source` /
 //! `check_answer` with `CheckOptions::new(target)`), with deprecations in a future release
@@ -31,10 +31,12 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 /// (truncated to three decimals, nothing subtracted). When the set was frozen they were
 /// symbols_exist 0.863 / 0.452 and no_deprecated 0.863 / 0.904; no_deprecated's precision
 /// reached 1.0 once a member of an unknown receiver stopped matching types the source never
-/// names (BENCHMARKS.md lists the disagreements still open).
+/// names, symbols_exist's with tuning round 3 (the index's missing frameworks and the C
+/// structs' memberwise initializers; `tests/heldout2/` is tuning data too by then).
+/// BENCHMARKS.md lists the disagreements still open.
 const HELDOUT_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 0.906, 0.928),
+    ("symbols_exist", 1.0, 0.928),
     ("availability_ok", 1.0, 1.0),
     ("no_deprecated", 1.0, 0.952),
 ];

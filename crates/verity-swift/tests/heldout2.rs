@@ -1,8 +1,13 @@
 //! The second held-out labelled set (issue 16): `tests/heldout2/` was written after the first
 //! held-out set's disagreements were known (so that set could no longer measure
 //! generalisation) and frozen in its own commit before any further change to the analyzer or
-//! the index. It measures the oracles on code nobody tuned on: nothing may be tuned on it, and
-//! once its disagreements have been read after a measurement, the code is not changed for them.
+//! the index. It measured the oracles on code nobody tuned on (BENCHMARKS.md keeps those
+//! numbers: symbols_exist 0.853 / 0.644, availability_ok 0.917 / 1.000, no_deprecated
+//! 0.947 / 0.900).
+//!
+//! **Since its disagreements were read it is tuning data**, like `tests/heldout/` and
+//! `tests/corpus/`: the general causes of its disagreements are fixed (never per snippet), and
+//! it can no longer measure generalisation; a third held-out set, written elsewhere, does.
 //!
 //! 142 snippets in the shapes models produce (whole SwiftUI views, view models, async/await,
 //! Combine, Core Data / SwiftData, UIKit controllers, AVFoundation, CoreLocation, MapKit,
@@ -29,17 +34,16 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 
 /// Per criterion, the (precision, recall) the oracles must reach on the second held-out set.
 ///
-/// A regression guard set to what the oracles measured when the set was frozen, before any
-/// change made after it was written (truncated to three decimals, nothing subtracted):
-/// symbols_exist 0.853 / 0.644, availability_ok 0.917 / 1.000, no_deprecated 0.947 / 0.900;
-/// no_deprecated's precision raised to the 1.000 measured after the fixes made on the tuning
-/// sets (a member of an unknown receiver no longer matches types the source never names).
-/// BENCHMARKS.md has both tables and the disagreements.
+/// A regression guard set to what the oracles measure (truncated to three decimals, nothing
+/// subtracted). When the set was frozen they were symbols_exist 0.853 / 0.644,
+/// availability_ok 0.917 / 1.000, no_deprecated 0.947 / 0.900; after tuning round 3 (this set
+/// being tuning data by then) symbols_exist 0.976 / 0.911 and no_deprecated 1.000 / 1.000.
+/// BENCHMARKS.md has the tables and the disagreements still open.
 const HELDOUT2_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 0.852, 0.644),
+    ("symbols_exist", 0.976, 0.911),
     ("availability_ok", 0.916, 1.0),
-    ("no_deprecated", 1.0, 0.9),
+    ("no_deprecated", 1.0, 1.0),
 ];
 
 /// What the set was written to cover.
