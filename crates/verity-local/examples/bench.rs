@@ -145,12 +145,14 @@ fn main() {
     let l = p.loaded();
     let m = &l.model;
     println!(
-        "model {model}: {} layers, d={}, weights in memory {:.0} MB, file {:.0} MB, load {:.2} s (read + sha256 + convert)",
+        "model {model}: {} layers, d={}, weights in memory {:.0} MB, file {:.0} MB, load {:.2} s (sha256 {:?}, weights cache {:?})",
         m.cfg.n_layer,
         m.cfg.n_embd,
         m.size_bytes() as f64 / 1e6,
         l.file_size as f64 / 1e6,
-        load.as_secs_f64()
+        load.as_secs_f64(),
+        l.verified,
+        l.weights_cache
     );
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let pool = rayon::ThreadPoolBuilder::new()

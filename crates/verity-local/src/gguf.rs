@@ -735,7 +735,7 @@ pub fn to_qmat(dtype: DType, data: &[u8], n: usize, k: usize) -> Result<QMat, St
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A tiny GGUF writer for tests.

@@ -76,6 +76,17 @@ pub struct QMat {
     offsets: Option<Vec<f32>>,
 }
 
+/// A [`QMat`]'s fields as it holds them ([`QMat::stored`]).
+pub(crate) struct Stored<'a> {
+    pub n: usize,
+    pub k: usize,
+    /// Inputs per group.
+    pub gs: usize,
+    pub qs: &'a [u8],
+    pub scales: &'a [f32],
+    pub offsets: Option<&'a [f32]>,
+}
+
 impl std::fmt::Debug for QMat {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("QMat")
@@ -158,6 +169,59 @@ impl QMat {
             qs: pq,
             scales: spread(&scales),
             offsets: offsets.as_deref().map(spread),
+        })
+    }
+
+    /// The stored form (panels, scales and offsets as [`QMat`] holds them), for the weights
+    /// cache.
+    pub(crate) fn stored(&self) -> Stored<'_> {
+        Stored {
+            n: self.n,
+            k: self.k,
+            gs: self.gs,
+            qs: &self.qs,
+            scales: &self.scales,
+            offsets: self.offsets.as_deref(),
+        }
+    }
+
+    /// The lengths of the stored form of an `n × k` matrix with `gs` inputs per group:
+    /// `(panel bytes, scales)` (offsets, when present, as many as scales); `None` for a shape
+    /// [`QMat::new`] would not build.
+    pub(crate) fn stored_lens(n: usize, k: usize, gs: usize) -> Option<(usize, usize)> {
+        if n == 0 || k == 0 || !k.is_multiple_of(QK) || !(gs == QS || gs == 2 * QS) {
+            return None;
+        }
+        let np = n.div_ceil(PANEL);
+        let bytes = np.checked_mul(k)?.checked_mul(PANEL)?;
+        let scales = np.checked_mul(k / gs)?.checked_mul(PANEL)?;
+        Some((bytes, scales))
+    }
+
+    /// A matrix from its stored form ([`QMat::stored`]), the lengths checked.
+    pub(crate) fn from_stored(
+        n: usize,
+        k: usize,
+        gs: usize,
+        qs: Vec<u8>,
+        scales: Vec<f32>,
+        offsets: Option<Vec<f32>>,
+    ) -> Result<QMat, String> {
+        let (bytes, ns) = QMat::stored_lens(n, k, gs)
+            .ok_or_else(|| format!("impossible matrix shape {n}x{k}, groups of {gs}"))?;
+        if qs.len() != bytes
+            || scales.len() != ns
+            || offsets.as_ref().is_some_and(|o| o.len() != ns)
+        {
+            return Err(format!("inconsistent stored matrix {n}x{k}"));
+        }
+        Ok(QMat {
+            n,
+            k,
+            gs,
+            qs,
+            scales,
+            offsets,
         })
     }
 

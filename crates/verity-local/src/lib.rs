@@ -9,6 +9,9 @@
 //! How it runs (each module's documentation says more):
 //! * [`gguf`] reads the file strictly (a corrupt file is an error, never a panic) and converts
 //!   every weight matrix exactly into one int8 layout ([`kernels::QMat`]);
+//! * [`cache`] keeps that layout beside the model file (checked by BLAKE3, keyed by the file's
+//!   sha256) and the record of the file's verified sha256, so later loads neither hash nor
+//!   convert it;
 //! * [`kernels`] is the hot loop: int8 weights in panels of 16 output features × int8
 //!   activations, parallel over panels, with the best kernel the CPU has (detected at run
 //!   time; `VERITY_LOCAL_KERNEL` forces one): AVX-512 VNNI `vpdpbusd`, else AVX-VNNI (256-bit), else AVX2 through
@@ -31,6 +34,7 @@
 //! and its loads are `bytemuck` casts of checked slices. Everything else is safe Rust, the other
 //! SIMD going through `pulp`'s safe wrappers and run-time dispatch.
 
+pub mod cache;
 pub mod constrain;
 pub mod engine;
 pub mod gguf;

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
+use crate::cache::{self, CacheStatus, Verified};
 use crate::constrain::Grammars;
 use crate::gguf::Gguf;
 use crate::model::Model;
@@ -42,6 +43,11 @@ pub struct Loaded {
     pub tokenizer: Arc<Tokenizer>,
     pub chat: ChatFormat,
     pub load_time: Duration,
+    /// Whether the sha256 was computed on this load or taken from the record of an earlier
+    /// one ([`cache`]).
+    pub verified: Verified,
+    /// Whether the weights came from the weights cache ([`cache`]).
+    pub weights_cache: CacheStatus,
     /// Built on the first request with a `response_schema` (see [`Loaded::grammars`]).
     grammars: OnceLock<Result<Grammars, String>>,
 }
@@ -76,25 +82,56 @@ pub(crate) fn hash_file(mut file: &std::fs::File) -> Result<String, std::io::Err
 
 impl Loaded {
     /// Reads `path`, checks it against `expected_sha256` when given (removing a mismatching
-    /// file), and builds the model.
-    ///
-    /// The file is read twice through one open handle: once to hash it, then its header and
-    /// each tensor as it is converted, so memory holds the converted weights and at most a few
-    /// tensors' bytes, never the whole file. The handle keeps reading the file that was
-    /// hashed: the store replaces files by renaming, which leaves an open file as it was.
+    /// file), and builds the model, through the weights cache beside it ([`cache`]).
     pub fn load(path: &Path, expected_sha256: Option<&str>) -> Result<Loaded, LoadError> {
+        Self::load_with(path, expected_sha256, true)
+    }
+
+    /// [`Loaded::load`], with the weights cache and the sha256 record used (and written)
+    /// only when `use_cache` (without it: hash and convert, as a first load does).
+    ///
+    /// The file's sha256 is the one recorded beside it when the file has not changed since it
+    /// was hashed ([`cache::recorded_sha256`]); otherwise it is read through one open handle
+    /// and hashed. The header is then parsed from the same handle, and the weights come from
+    /// the cache when it holds this sha256's conversion and passes its check, else each
+    /// tensor is read and converted (memory holds the converted weights and at most a few
+    /// tensors' bytes, never the whole file) and the cache rewritten. The handle keeps reading
+    /// the file that was hashed: the store replaces files by renaming, which leaves an open
+    /// file as it was.
+    pub fn load_with(
+        path: &Path,
+        expected_sha256: Option<&str>,
+        use_cache: bool,
+    ) -> Result<Loaded, LoadError> {
         let start = Instant::now();
         let io = |source| LoadError::Io {
             path: path.to_owned(),
             source,
         };
         let file = std::fs::File::open(path).map_err(io)?;
-        let file_size = file.metadata().map_err(io)?.len();
-        let sha256 = hash_file(&file).map_err(io)?;
+        let md = file.metadata().map_err(io)?;
+        let file_size = md.len();
+        let recorded = use_cache
+            .then(|| cache::recorded_sha256(path, &md))
+            .flatten()
+            // A record that disagrees with the pin is checked against the bytes before the
+            // file is removed for it.
+            .filter(|sha| expected_sha256.is_none_or(|e| e == sha));
+        let (sha256, verified) = match recorded {
+            Some(sha) => (sha, Verified::Recorded),
+            None => {
+                let sha = hash_file(&file).map_err(io)?;
+                if use_cache && expected_sha256.is_none_or(|e| e == sha) {
+                    let _ = cache::record_sha256(path, &md, &sha);
+                }
+                (sha, Verified::Hashed)
+            }
+        };
         if let Some(expected) = expected_sha256
             && expected != sha256
         {
             let _ = std::fs::remove_file(path);
+            cache::remove(path);
             return Err(LoadError::HashMismatch {
                 path: path.to_owned(),
                 expected: expected.to_owned(),
@@ -110,7 +147,9 @@ impl Loaded {
         let g = Gguf::read_header(&file, len).map_err(|e| invalid(e.to_string()))?;
         let tokenizer = Tokenizer::from_gguf(&g).map_err(invalid)?;
         let chat = ChatFormat::from_gguf(&g, &tokenizer).map_err(invalid)?;
-        let model = Model::from_gguf(&g, &file).map_err(invalid)?;
+        let weights = use_cache.then(|| cache::weights_path(path));
+        let (model, weights_cache) =
+            cache::load_model(&g, &file, &sha256, weights.as_deref()).map_err(invalid)?;
         if tokenizer.vocab_size() > model.cfg.vocab {
             return Err(invalid(format!(
                 "the tokenizer has {} tokens but the embeddings only {}",
@@ -126,6 +165,8 @@ impl Loaded {
             tokenizer: Arc::new(tokenizer),
             chat,
             load_time: start.elapsed(),
+            verified,
+            weights_cache,
             grammars: OnceLock::new(),
         })
     }

@@ -45,26 +45,26 @@ pub struct Config {
     pub vocab: usize,
 }
 
-struct Layer {
-    attn_norm: Vec<f32>,
+pub(crate) struct Layer {
+    pub(crate) attn_norm: Vec<f32>,
     /// q, k and v stacked (`n_embd + 2·kv_dim` outputs).
-    wqkv: QMat,
-    bqkv: Option<Vec<f32>>,
-    wo: QMat,
-    ffn_norm: Vec<f32>,
+    pub(crate) wqkv: QMat,
+    pub(crate) bqkv: Option<Vec<f32>>,
+    pub(crate) wo: QMat,
+    pub(crate) ffn_norm: Vec<f32>,
     /// gate and up stacked (`2·n_ff` outputs).
-    w_gate_up: QMat,
-    w_down: QMat,
+    pub(crate) w_gate_up: QMat,
+    pub(crate) w_down: QMat,
 }
 
 /// Loaded weights.
 pub struct Model {
     pub cfg: Config,
-    embd: QMat,
-    layers: Vec<Layer>,
-    out_norm: Vec<f32>,
+    pub(crate) embd: QMat,
+    pub(crate) layers: Vec<Layer>,
+    pub(crate) out_norm: Vec<f32>,
     /// `None`: tied to the embeddings.
-    output: Option<QMat>,
+    pub(crate) output: Option<QMat>,
     inv_freq: Vec<f32>,
 }
 
@@ -135,10 +135,9 @@ fn stack(mats: &[QMat]) -> Result<QMat, String> {
     QMat::stack(&mats.iter().collect::<Vec<_>>())
 }
 
-impl Model {
-    /// Reads the architecture and weights of a parsed GGUF file, its tensors from `src` (the
-    /// file in memory, or the open file).
-    pub fn from_gguf(g: &Gguf, src: &(impl TensorBytes + ?Sized)) -> Result<Model, String> {
+impl Config {
+    /// The architecture and sizes a parsed GGUF file's metadata and tensor directory give.
+    pub fn from_gguf(g: &Gguf) -> Result<Config, String> {
         let arch_name = g.str("general.architecture").map_err(|e| e.to_string())?;
         let arch = match arch_name {
             "llama" => Arch::Llama,
@@ -182,7 +181,36 @@ impl Model {
             .dims
             .get(1)
             .ok_or("token_embd.weight is not a matrix")?;
-        let kv_dim = n_kv_head * head_dim;
+        Ok(Config {
+            arch,
+            n_layer,
+            n_embd,
+            n_head,
+            n_kv_head,
+            head_dim,
+            n_ff,
+            eps,
+            rope_base,
+            context,
+            vocab,
+        })
+    }
+
+    /// Outputs of the stacked q, k and v projection.
+    pub(crate) fn qkv_dim(&self) -> usize {
+        self.n_embd + 2 * self.n_kv_head * self.head_dim
+    }
+}
+
+impl Model {
+    /// Reads the architecture and weights of a parsed GGUF file, its tensors from `src` (the
+    /// file in memory, or the open file), converting every weight matrix.
+    pub fn from_gguf(g: &Gguf, src: &(impl TensorBytes + ?Sized)) -> Result<Model, String> {
+        let cfg = Config::from_gguf(g)?;
+        let e = |err: GgufError| err.to_string();
+        let (n_embd, n_ff, vocab) = (cfg.n_embd, cfg.n_ff, cfg.vocab);
+        let kv_dim = cfg.n_kv_head * cfg.head_dim;
+        let arch = cfg.arch;
         let mat = |name: &str, n: usize, k: usize| g.matrix(src, name, n, k).map_err(e);
         let vec = |name: &str, n: usize| g.vector(src, name, n).map_err(e);
 
@@ -192,7 +220,7 @@ impl Model {
         } else {
             None
         };
-        let layers = (0..n_layer)
+        let layers = (0..cfg.n_layer)
             .into_par_iter()
             .map(|i| -> Result<Layer, String> {
                 let p = |s: &str| format!("blk.{i}.{s}");
@@ -223,30 +251,30 @@ impl Model {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let out_norm = vec("output_norm.weight", n_embd)?;
-        let half = head_dim / 2;
+        Ok(Model::from_weights(cfg, embd, layers, out_norm, output))
+    }
+
+    /// A model from its configuration and converted weights (the shapes are the caller's to
+    /// check: [`Model::from_gguf`] and the weights cache do).
+    pub(crate) fn from_weights(
+        cfg: Config,
+        embd: QMat,
+        layers: Vec<Layer>,
+        out_norm: Vec<f32>,
+        output: Option<QMat>,
+    ) -> Model {
+        let half = cfg.head_dim / 2;
         let inv_freq = (0..half)
-            .map(|i| 1.0 / rope_base.powf((2 * i) as f32 / head_dim as f32))
+            .map(|i| 1.0 / cfg.rope_base.powf((2 * i) as f32 / cfg.head_dim as f32))
             .collect();
-        Ok(Model {
-            cfg: Config {
-                arch,
-                n_layer,
-                n_embd,
-                n_head,
-                n_kv_head,
-                head_dim,
-                n_ff,
-                eps,
-                rope_base,
-                context,
-                vocab,
-            },
+        Model {
+            cfg,
             embd,
             layers,
             out_norm,
             output,
             inv_freq,
-        })
+        }
     }
 
     /// Bytes of weights held.

@@ -223,3 +223,96 @@ fn smollm2_chunked_and_batched_prefill_give_bit_identical_logits() {
     let d3 = m.forward(&mut [&mut c4, &mut c3], &[&[7], &next]).remove(1);
     assert_eq!(d1, d3);
 }
+
+/// The logits of a prompt and of the greedy token after it, as bits.
+fn prompt_logits(l: &Loaded) -> Vec<u32> {
+    let m = &l.model;
+    let ids = l
+        .chat
+        .prompt(&l.tokenizer, &[("user".into(), PROMPTS[0].into())])
+        .unwrap();
+    let mut c = KvCache::new(&m.cfg);
+    let first = m.forward(&mut [&mut c], &[&ids]).remove(0);
+    let next = [verity_local::engine::argmax(&first)];
+    let second = m.forward(&mut [&mut c], &[&next]).remove(0);
+    first.iter().chain(&second).map(|v| v.to_bits()).collect()
+}
+
+#[test]
+fn smollm2_weights_cache_hit_gives_a_cold_loads_bits_and_a_damaged_cache_is_rebuilt() {
+    use verity_local::cache::{self, CacheStatus, Verified};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("smol.gguf");
+    std::fs::copy(model_path(SMOL), &path).unwrap();
+    let pin = verity_local::store::known(SMOL).map(|m| m.sha256);
+    let cold = Loaded::load_with(&path, pin, false).unwrap();
+    assert_eq!(
+        (cold.verified, &cold.weights_cache),
+        (Verified::Hashed, &CacheStatus::Off)
+    );
+    let want = prompt_logits(&cold);
+    drop(cold);
+
+    let first = Loaded::load(&path, pin).unwrap();
+    assert_eq!(first.verified, Verified::Hashed);
+    assert!(
+        matches!(first.weights_cache, CacheStatus::Built { .. }),
+        "{:?}",
+        first.weights_cache
+    );
+    assert_eq!(prompt_logits(&first), want);
+    drop(first);
+    let later = Loaded::load(&path, pin).unwrap();
+    assert_eq!(
+        (later.verified, &later.weights_cache),
+        (Verified::Recorded, &CacheStatus::Hit)
+    );
+    assert_eq!(
+        prompt_logits(&later),
+        want,
+        "a cache hit must give the same bits"
+    );
+    assert_eq!(Some(later.sha256.as_str()), pin);
+    drop(later);
+
+    // A flipped byte, then a cut: detected, rebuilt from the model file, same bits.
+    let weights = cache::weights_path(&path);
+    let good = std::fs::read(&weights).unwrap();
+    let mut flipped = good.clone();
+    flipped[good.len() / 3] ^= 1;
+    for (what, bytes) in [
+        ("flipped", flipped),
+        ("cut", good[..good.len() / 2].to_vec()),
+    ] {
+        std::fs::write(&weights, &bytes).unwrap();
+        let l = Loaded::load(&path, pin).unwrap();
+        assert!(
+            matches!(l.weights_cache, CacheStatus::Built { .. }),
+            "{what}: {:?}",
+            l.weights_cache
+        );
+        assert_eq!(prompt_logits(&l), want, "{what}");
+        assert_eq!(std::fs::read(&weights).unwrap(), good, "{what}: rewritten");
+    }
+
+    // The model file rewritten (same bytes, new status-change time): hashed again, and the
+    // cache, made from the same sha256, still used.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    let l = Loaded::load(&path, pin).unwrap();
+    assert_eq!(
+        (l.verified, &l.weights_cache),
+        (Verified::Hashed, &CacheStatus::Hit)
+    );
+    drop(l);
+    // Changed bytes under the pin: refused and removed with everything kept beside it, even
+    // though a record of the old file's hash is there.
+    let mut bad = bytes;
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    std::fs::write(&path, &bad).unwrap();
+    let err = Loaded::load(&path, pin).unwrap_err().to_string();
+    assert!(err.contains("does not match its pinned sha256"), "{err}");
+    assert!(!path.exists() && !weights.exists() && !cache::record_path(&path).exists());
+}
