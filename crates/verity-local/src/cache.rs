@@ -128,12 +128,17 @@ pub fn recorded_sha256(model: &Path, md: &std::fs::Metadata) -> Option<String> {
 /// Records that the file `md` describes has the sha256 `sha256` (best effort).
 pub fn record_sha256(model: &Path, md: &std::fs::Metadata, sha256: &str) -> std::io::Result<()> {
     let body = json!({ "sha256": sha256, "file": stamp(md) }).to_string();
-    write_atomically(&record_path(model), |f| f.write_all(body.as_bytes()))
+    write_atomically(&record_path(model), Some(md.permissions()), |f| {
+        f.write_all(body.as_bytes())
+    })
 }
 
-/// Writes `path` through a temporary file in its directory renamed into place.
+/// Writes `path` through a temporary file in its directory renamed into place, with
+/// `permissions` (those of the model file, so whoever may read the model may read what is kept
+/// beside it; else the temporary file's own, owner only).
 fn write_atomically(
     path: &Path,
+    permissions: Option<std::fs::Permissions>,
     fill: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let dir = match path.parent() {
@@ -143,19 +148,27 @@ fn write_atomically(
     let mut prefix = std::ffi::OsString::from(".");
     prefix.push(path.file_name().unwrap_or_default());
     prefix.push(".");
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&prefix)
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    if let Some(p) = permissions {
+        builder.permissions(p);
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     fill(tmp.as_file_mut())?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
 
-/// Writes `model`'s weights as the cache for the model file with sha256 `sha256`.
-pub fn write(path: &Path, sha256: &str, model: &Model) -> std::io::Result<()> {
-    write_atomically(path, |file| {
+/// Writes `model`'s weights as the cache for the model file with sha256 `sha256`, with
+/// `permissions` (the model file's) when given.
+pub fn write(
+    path: &Path,
+    sha256: &str,
+    model: &Model,
+    permissions: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
+    write_atomically(path, permissions, |file| {
         let mut header = Vec::with_capacity(HEADER);
         header.extend_from_slice(MAGIC);
         header.extend(LAYOUT_VERSION.to_ne_bytes());
@@ -453,7 +466,8 @@ pub fn load_model(
         Err(why) => why,
     };
     let model = Model::from_gguf(g, src)?;
-    let status = match write(cache, sha256, &model) {
+    let permissions = src.metadata().ok().map(|m| m.permissions());
+    let status = match write(cache, sha256, &model, permissions) {
         Ok(()) => CacheStatus::Built { why },
         Err(e) => CacheStatus::NotWritten {
             why,
@@ -626,6 +640,13 @@ pub(crate) mod tests {
                 .map(|e| e.unwrap().file_name().into_string().unwrap())
                 .collect();
             assert_eq!(names.len(), 2, "{names:?}");
+            // Readable by whoever may read the model file.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+                assert_eq!(mode(&cache), mode(&path));
+            }
         }
     }
 
