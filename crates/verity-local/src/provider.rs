@@ -17,8 +17,10 @@ use crate::store::{self, DEFAULT_MODEL, ModelStoreError};
 
 /// Tokens generated when a request sets no `max_tokens`.
 pub const DEFAULT_MAX_TOKENS: u32 = 512;
-/// Sequences per forward pass when the spec sets no `batch`.
-pub const DEFAULT_BATCH: usize = 8;
+/// Sequences per forward pass when the spec sets no `batch`: 16, so that a run of up to 16
+/// samples (the README's `--quick` run has 12) starts every answer at once and the longest one
+/// never waits for a slot (BENCHMARKS.md, "Embedded model in a suite run").
+pub const DEFAULT_BATCH: usize = 16;
 /// Context (prompt + answer) when the spec sets no `max_context` (and the model allows it).
 pub const DEFAULT_CONTEXT: usize = 4096;
 /// MiB of prompt attention state kept for reuse when the spec sets no `prefix_cache_mb`
@@ -33,7 +35,7 @@ pub const DEFAULT_PREFIX_CACHE_MB: usize = 64;
 ///
 /// Options:
 /// * `threads` — compute threads (default: the number of CPUs);
-/// * `batch` — most sequences decoded together in one forward pass (default 8; 1 disables
+/// * `batch` — most sequences decoded together in one forward pass (default 16; 1 disables
 ///   batching);
 /// * `max_context` — prompt + answer tokens per sequence (default 4096, at most the model's);
 /// * `prefix_cache_mb` — MiB of recent prompts' attention state kept so that a prompt starting

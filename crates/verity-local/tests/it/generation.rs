@@ -70,6 +70,33 @@ fn batch_invariance(name: &str) {
     assert!(alone.iter().collect::<std::collections::HashSet<_>>().len() > 1);
 }
 
+/// With the default options a burst of 12 requests (the README's `--quick` run has 12
+/// samples) is decoded together from the start — no request waits for a slot — and every
+/// answer is the one it gets alone.
+#[test]
+fn smollm2_default_batch_takes_a_quick_runs_twelve_requests_at_once_with_the_same_answers() {
+    const { assert!(verity_local::DEFAULT_BATCH >= 12) };
+    let p = provider_with(SMOL, serde_json::json!({"pull": false}));
+    let reqs: Vec<_> = (0..12)
+        .map(|i| request(PROMPTS[i % PROMPTS.len()], greedy(8 + 4 * i as u32)))
+        .collect();
+    let alone: Vec<String> = reqs
+        .iter()
+        .map(|r| generate_all(&p, std::slice::from_ref(r))[0].text.clone())
+        .collect();
+    let together = generate_all(&p, &reqs);
+    for (i, g) in together.iter().enumerate() {
+        let r = raw(g);
+        assert_eq!(r["queued_ms"].as_f64().map(|q| q < 1e4), Some(true), "{r}");
+        assert_eq!(g.text, alone[i], "request {i} alone vs with 11 others");
+    }
+    let widest = together
+        .iter()
+        .map(|g| raw(g)["max_batch"].as_u64().unwrap())
+        .max();
+    assert_eq!(widest, Some(12), "all twelve shared a forward pass");
+}
+
 /// Prompts that start the same way (chat template, system prompt, shared instructions) reuse
 /// the attention state of earlier ones, one after another and batched together, and every
 /// answer is exactly the one computed from scratch.

@@ -94,7 +94,7 @@ fn a_suite_without_a_provider_runs_on_the_embedded_model_and_quick_narrows_it() 
     assert!(e["text"].as_str().unwrap().contains("Paris"), "{e:#}");
     assert!(e["usage"]["output_tokens"].as_u64().unwrap() > 0);
     assert_eq!(e["cache_hit"], false);
-    // With no -j, the run keeps as many samples in flight as the model batches (8).
+    // With no -j, the run keeps as many samples in flight as the model batches (16).
     let store = verity_store::Store::open(&dir.path().join("v.db")).unwrap();
     let meta = store
         .load_run(&store.resolve_run("latest").unwrap())
