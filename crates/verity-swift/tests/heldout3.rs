@@ -42,15 +42,17 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 
 /// Per criterion, the (precision, recall) the oracles must reach on the third held-out set.
 ///
-/// A regression guard set to what the unmodified analyzer measured once the set was frozen
-/// (with the three corrected labels; truncated to three decimals, nothing subtracted):
-/// symbols_exist 0.857 / 0.765, availability_ok 0.928 / 0.928, no_deprecated 1.000 / 0.904.
-/// BENCHMARKS.md has the table and the disagreements.
+/// A regression guard. Once the set was frozen, the unmodified analyzer measured (with the
+/// three corrected labels; truncated to three decimals, nothing subtracted) symbols_exist
+/// 0.857 / 0.765, availability_ok 0.928 / 0.928, no_deprecated 1.000 / 0.904; after tuning
+/// round 3 (made on the other sets, this one unseen) 0.909 / 0.851, 0.933 / 1.000 and
+/// 1.000 / 0.952, the values below. Its disagreements have been read since: it is tuning data
+/// now. BENCHMARKS.md has both tables and the disagreements.
 const HELDOUT3_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 0.857, 0.765),
-    ("availability_ok", 0.928, 0.928),
-    ("no_deprecated", 1.0, 0.904),
+    ("symbols_exist", 0.909, 0.851),
+    ("availability_ok", 0.933, 1.0),
+    ("no_deprecated", 1.0, 0.952),
 ];
 
 /// What the set was written to cover (heldout2's minimums or more).
