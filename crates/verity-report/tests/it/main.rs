@@ -3,6 +3,7 @@
 
 mod ci;
 mod fixture;
+mod html;
 mod verdict;
 
 use fixture::{GROUNDED, UNGROUNDED, groups, meta, samples};
