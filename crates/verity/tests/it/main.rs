@@ -11,6 +11,7 @@ mod facts;
 mod faults;
 mod gates;
 mod grounding;
+mod html;
 mod kill;
 mod librarian;
 mod mcp_http;
