@@ -309,6 +309,24 @@ impl Page<'_> {
         self.errors.lock().map(|v| v.clone()).unwrap_or_default()
     }
 
+    /// Sets the page's viewport to `width` × `height` CSS pixels (headless Chromium's own is
+    /// 800 × 600 whatever the window size), e.g. before a screenshot.
+    pub fn set_viewport(&self, width: u32, height: u32) -> Result<(), String> {
+        use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
+        self.rt.block_on(async {
+            self.tab
+                .execute(SetDeviceMetricsOverrideParams::new(
+                    i64::from(width),
+                    i64::from(height),
+                    1.0,
+                    false,
+                ))
+                .await
+                .map(|_| ())
+                .map_err(|e| format!("setting the viewport to {width}×{height}: {e}"))
+        })
+    }
+
     /// Writes a PNG screenshot of the whole page to `path`.
     pub fn screenshot(&self, path: &Path) -> Result<(), String> {
         let png = self.rt.block_on(async {

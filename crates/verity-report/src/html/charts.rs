@@ -54,7 +54,7 @@ pub(crate) struct DataTable {
 
 impl DataTable {
     pub(crate) fn html(&self) -> String {
-        let mut out = String::from("<table class=\"data\"><thead><tr>");
+        let mut out = String::from("<div class=\"scroll\"><table class=\"data\"><thead><tr>");
         for h in &self.head {
             let _ = write!(out, "<th scope=\"col\">{}</th>", escape(h));
         }
@@ -70,7 +70,7 @@ impl DataTable {
             }
             out.push_str("</tr>");
         }
-        out.push_str("</tbody></table>");
+        out.push_str("</tbody></table></div>");
         out
     }
 }
@@ -333,7 +333,8 @@ impl Histogram {
         })?;
         // Latencies and token counts start at zero.
         let lo = lo.min(0.0);
-        let bins = self.bins.max(1);
+        // Bins at least one unit wide (a millisecond, a token): fewer of them for a narrow range.
+        let bins = self.bins.max(1).min((hi - lo).ceil() as usize + 1);
         let width = ((hi - lo) / bins as f64).max(1.0);
         let edges: Vec<f64> = (0..=bins).map(|i| lo + i as f64 * width).collect();
         let counts = self
@@ -403,7 +404,7 @@ impl Histogram {
                 .configure_mesh()
                 .disable_x_mesh()
                 .x_labels(8)
-                .y_labels(5)
+                .y_labels((top as usize).clamp(1, 5) + 1)
                 .x_label_formatter(&|x| format!("{x:.0}{unit}"))
                 .y_label_formatter(&|y| format!("{y:.0}"))
                 .axis_style(INK)
@@ -572,6 +573,13 @@ mod tests {
         let c = h.chart();
         assert!(c.svg.contains("role=\"img\""));
         assert_eq!(c.table.rows.len(), 10);
+        let narrow = Histogram {
+            values: vec![vec![0.0, 2.0, 5.0]],
+            ..h.clone()
+        };
+        let (n_edges, n_counts) = narrow.binned().unwrap();
+        assert_eq!(n_edges.last(), Some(&6.0), "unit-wide bins: {n_edges:?}");
+        assert_eq!(n_counts[0].iter().sum::<u64>(), 3);
         let empty = Histogram {
             values: vec![vec![]],
             ..h

@@ -324,7 +324,11 @@ fn screenshot_for_the_readme() {
     let chromium = Chromium::find().expect("chromium (set VERITY_CHROMIUM)");
     let browser = chromium.launch().unwrap();
     let page = browser.open(&format!("file://{}", html.display())).unwrap();
+    page.set_viewport(1280, 900).unwrap();
     page.wait_for("body[data-ready='true']").unwrap();
+    // The time to first table (BENCHMARKS.md), from the navigation's start.
+    let ready = page.eval("document.body.dataset.readyMs").unwrap();
+    eprintln!("{}: table first drawn after {ready} ms", html.display());
     choose(&page, "filter-outcome", "fail");
     page.eval(
         "(() => { const r = document.querySelector('#task-table tbody tr'); if (r) r.click(); \
