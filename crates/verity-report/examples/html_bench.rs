@@ -93,10 +93,8 @@ fn main() {
             json_s[r],
             size
         );
-        if r == 0 {
-            if let Some(out) = out {
-                std::fs::write(out, &page).expect("writing the page");
-            }
+        if let (0, Some(out)) = (r, out) {
+            std::fs::write(out, &page).expect("writing the page");
         }
     }
     println!(

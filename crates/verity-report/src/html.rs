@@ -603,7 +603,8 @@ fn run_charts(view: &RunView, extras: &Extras<'_>) -> Vec<Chart> {
     );
 
     for (n, p) in view.prf.iter().enumerate() {
-        let metrics: [(&str, fn(&crate::view::PrfCounts) -> Option<f64>); 3] = [
+        type Read = fn(&crate::view::PrfCounts) -> Option<f64>;
+        let metrics: [(&str, Read); 3] = [
             ("precision", |k| k.micro.map(|m| m.precision)),
             ("recall", |k| k.micro.map(|m| m.recall)),
             ("F1", |k| k.micro.map(|m| m.f1)),
@@ -877,7 +878,7 @@ fn comparison_html(c: &Comparison) -> String {
         }
         _ => words.push_str(" No McNemar test was computed."),
     }
-    let _ = write!(out, "<p class=\"words\">{}</p>\n", escape(&words));
+    let _ = writeln!(out, "<p class=\"words\">{}</p>", escape(&words));
     for n in &c.notes {
         let _ = write!(out, "<p class=\"note\">{}</p>", escape(n));
     }

@@ -32,6 +32,9 @@ const PALETTE: [RGBColor; 8] = [
 const INK: RGBColor = RGBColor(0, 0, 0);
 const GRID: RGBAColor = RGBAColor(128, 128, 128, 0.35);
 
+/// Per row, per series: a value's interval, when it has one.
+type Intervals = Vec<Vec<Option<(f64, f64)>>>;
+
 /// One chart of the page.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Chart {
@@ -103,7 +106,7 @@ pub(crate) struct Bars {
     /// `[row][series]`.
     pub values: Vec<Vec<Option<f64>>>,
     /// `[row][series]`, when the values have intervals.
-    pub intervals: Option<Vec<Vec<Option<(f64, f64)>>>>,
+    pub intervals: Option<Intervals>,
     /// `[row][series]`: a reference value drawn as a tick across the bar.
     pub marks: Option<Vec<Vec<Option<f64>>>>,
     /// What a mark is (`baseline`, `target`).
