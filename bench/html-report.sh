@@ -13,7 +13,8 @@ tasks=${1:-10000}
 reps=${2:-5}
 cd "$(dirname "$0")/.."
 target=${CARGO_TARGET_DIR:-target}
-V=${VERITY:-"$(pwd)/$target/release/verity"}
+case "$target" in /*) ;; *) target="$(pwd)/$target" ;; esac
+V=${VERITY:-"$target/release/verity"}
 [ -x "$V" ] || { echo "build first: cargo build --release -p verity" >&2; exit 2; }
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
