@@ -51,7 +51,7 @@ pub use github::{
     GITHUB_SHOWN_PER_STEP, GithubOptions, escape_data, escape_property, render_diff_github,
     render_github,
 };
-pub use html::{CONTENT_SECURITY_POLICY, render_diff_html, render_html};
+pub use html::{CONTENT_SECURITY_POLICY, escape as html_escape, render_diff_html, render_html};
 pub use json::{Extras, JSON_SCHEMA_VERSION, to_json, to_json_with};
 pub use junit::{render_diff_junit, render_junit};
 pub use listing::{render_runs, render_task_list, runs_json, task_list_json};

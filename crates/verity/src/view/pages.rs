@@ -3,7 +3,7 @@
 //! Self-contained like the reports: inline style and script, nothing loaded.
 
 use http::StatusCode;
-use verity_report::CONTENT_SECURITY_POLICY;
+use verity_report::{CONTENT_SECURITY_POLICY, html_escape as escape};
 
 use super::{Listed, Progress, REFRESH_SECONDS, pass_rate};
 
@@ -219,22 +219,6 @@ pub fn with_banner(page: &str, banner: &str) -> String {
         }
         None => format!("{page}{banner}"),
     }
-}
-
-/// Text safe in HTML element content and attribute values.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -1,10 +1,7 @@
 //! `verity mcp serve --http`: the reference servers over Streamable HTTP, as real processes,
 //! spoken to with verity's own client; and a grounded run against one (`[servers] url`).
 
-use std::io::{BufRead as _, BufReader};
 use std::path::Path;
-use std::process::{Child, ChildStderr, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -21,81 +18,15 @@ const STARTUP: Duration = Duration::from_secs(30);
 const CALL: Duration = Duration::from_secs(20);
 
 /// A `verity mcp serve --http 127.0.0.1:0 ARGS…` process, killed when dropped.
-struct Served {
-    child: Child,
-    url: String,
-    /// The rest of its standard error, read on (so the server's writes there never fail).
-    _lines: mpsc::Receiver<String>,
-}
+struct Served;
 
 impl Served {
-    fn start(dir: &Path, args: &[&str]) -> Served {
-        let mut child = verity(dir)
-            .args(["mcp", "serve", "--http", "127.0.0.1:0"])
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let lines = read_lines(child.stderr.take().unwrap());
-        let mut seen = Vec::new();
-        let url = loop {
-            match lines.recv_timeout(Duration::from_secs(60)) {
-                Ok(line) => {
-                    if let Some(url) = line.strip_prefix("listening on ") {
-                        break url.to_owned();
-                    }
-                    seen.push(line);
-                }
-                Err(_) => {
-                    let _ = child.kill();
-                    panic!("no `listening on` line; standard error: {seen:?}");
-                }
-            }
-        };
-        Served {
-            child,
-            url,
-            _lines: lines,
-        }
+    fn start(dir: &Path, args: &[&str]) -> Listening {
+        let mut cmd = verity(dir);
+        cmd.args(["mcp", "serve", "--http", "127.0.0.1:0"])
+            .args(args);
+        Listening::start(cmd)
     }
-
-    /// Sends SIGTERM and waits for the exit status (at most 10 s).
-    fn terminate(mut self) -> Option<i32> {
-        let status = std::process::Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        for _ in 0..200 {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        None
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn read_lines(stderr: ChildStderr) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines() {
-            let Ok(line) = line else { return };
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    rx
 }
 
 fn url_spec(url: &str) -> ServerSpec {
@@ -205,33 +136,26 @@ fn a_non_loopback_address_is_served_with_a_warning_and_bad_addresses_are_usage_e
     let dir = tempfile::tempdir().unwrap();
     write_tree(dir.path(), &[("docs.jsonl", DOCS)]);
     // 0.0.0.0 binds every interface, yet only this machine's loopback is ever spoken to.
-    let mut child = verity(dir.path())
-        .args([
-            "mcp",
-            "serve",
-            "--docs",
-            "docs.jsonl",
-            "--http",
-            "0.0.0.0:0",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let lines = read_lines(child.stderr.take().unwrap());
-    let first = lines.recv_timeout(Duration::from_secs(60)).unwrap();
-    let second = lines.recv_timeout(Duration::from_secs(60)).unwrap();
-    let _ = child.kill();
-    let _ = child.wait();
+    let mut cmd = verity(dir.path());
+    cmd.args([
+        "mcp",
+        "serve",
+        "--docs",
+        "docs.jsonl",
+        "--http",
+        "0.0.0.0:0",
+    ]);
+    let served = Listening::start(cmd);
     assert!(
-        first.contains("warning") && first.contains("without authentication"),
-        "{first}"
+        served
+            .before
+            .iter()
+            .any(|l| l.contains("warning") && l.contains("without authentication")),
+        "{:?}",
+        served.before
     );
-    assert!(
-        second.starts_with("listening on http://0.0.0.0:"),
-        "{second}"
-    );
+    assert!(served.url.starts_with("http://0.0.0.0:"), "{}", served.url);
+    drop(served);
 
     let out = run_code(
         verity(dir.path()).args(["mcp", "serve", "--docs", "docs.jsonl", "--http", "nonsense"]),

@@ -98,3 +98,85 @@ pub fn filters() -> insta::Settings {
     s.add_filter(r"[0-9a-f]{64}", "[HASH]");
     s
 }
+
+/// A verity process serving on a port it announces with a `listening on URL` line on standard
+/// error (`verity view`, `verity mcp serve --http`), killed when dropped.
+pub struct Listening {
+    pub child: std::process::Child,
+    /// What followed `listening on `.
+    pub url: String,
+    /// The lines of standard error before that one.
+    pub before: Vec<String>,
+    /// The rest of its standard error, read on (so the server's writes there never fail).
+    _lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Listening {
+    /// Spawns `cmd` (standard error piped, the other two null) and waits up to 60 s for its
+    /// `listening on` line.
+    pub fn start(mut cmd: Command) -> Listening {
+        use std::io::{BufRead as _, BufReader};
+        use std::process::Stdio;
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let mut before = Vec::new();
+        let url = loop {
+            match lines.recv_timeout(std::time::Duration::from_secs(60)) {
+                Ok(line) => {
+                    if let Some(url) = line.strip_prefix("listening on ") {
+                        break url.to_owned();
+                    }
+                    before.push(line);
+                }
+                Err(_) => {
+                    let _ = child.kill();
+                    panic!("no `listening on` line; standard error: {before:?}");
+                }
+            }
+        };
+        Listening {
+            child,
+            url,
+            before,
+            _lines: lines,
+        }
+    }
+
+    /// Sends SIGTERM and waits for the exit status (at most 10 s).
+    pub fn terminate(mut self) -> Option<i32> {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::time::Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

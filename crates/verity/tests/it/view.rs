@@ -3,10 +3,8 @@
 //! stop on SIGTERM, the live progress of a run going on beside it (which it never blocks: the
 //! database is opened read-only), and the pages in headless Chromium.
 
-use std::io::{BufRead as _, BufReader};
 use std::path::Path;
-use std::process::{Child, ChildStderr, Stdio};
-use std::sync::mpsc;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -36,86 +34,18 @@ const TASKS: &str = r#"{"id": "add", "input": "2 + 2", "target": "4"}
 {"id": "more", "input": "3 + 3", "target": "6"}
 "#;
 
-/// A `verity view ARGS…` process on a free port, killed when dropped.
-struct Viewer {
-    child: Child,
-    url: String,
-    /// The lines before `listening on`.
-    before: Vec<String>,
-    _lines: mpsc::Receiver<String>,
-}
+/// A `verity view ARGS…` process on a free port, killed when dropped; its URL without the
+/// final `/`.
+struct Viewer;
 
 impl Viewer {
-    fn start(dir: &Path, db: &Path, args: &[&str]) -> Viewer {
-        let mut child = verity(dir)
-            .args(["view", "--port", "0", "--db"])
-            .arg(db)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let lines = read_lines(child.stderr.take().unwrap());
-        let mut before = Vec::new();
-        let url = loop {
-            match lines.recv_timeout(Duration::from_secs(60)) {
-                Ok(line) => {
-                    if let Some(url) = line.strip_prefix("listening on ") {
-                        break url.trim_end_matches('/').to_owned();
-                    }
-                    before.push(line);
-                }
-                Err(_) => {
-                    let _ = child.kill();
-                    panic!("no `listening on` line; standard error: {before:?}");
-                }
-            }
-        };
-        Viewer {
-            child,
-            url,
-            before,
-            _lines: lines,
-        }
+    fn start(dir: &Path, db: &Path, args: &[&str]) -> Listening {
+        let mut cmd = verity(dir);
+        cmd.args(["view", "--port", "0", "--db"]).arg(db).args(args);
+        let mut l = Listening::start(cmd);
+        l.url = l.url.trim_end_matches('/').to_owned();
+        l
     }
-
-    /// Sends SIGTERM and waits for the exit status (at most 10 s).
-    fn terminate(mut self) -> Option<i32> {
-        let status = std::process::Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        None
-    }
-}
-
-impl Drop for Viewer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn read_lines(stderr: ChildStderr) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines() {
-            let Ok(line) = line else { return };
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    rx
 }
 
 /// A response read whole: status, content type, the `Refresh` header, body.
