@@ -327,6 +327,25 @@ impl Page<'_> {
         })
     }
 
+    /// Emulates the reader's colour scheme (`prefers-color-scheme: dark` or `light`), as a
+    /// system set to dark mode would.
+    pub fn set_color_scheme(&self, dark: bool) -> Result<(), String> {
+        use chromiumoxide::cdp::browser_protocol::emulation::{
+            MediaFeature, SetEmulatedMediaParams,
+        };
+        let scheme = if dark { "dark" } else { "light" };
+        let params = SetEmulatedMediaParams::builder()
+            .features(vec![MediaFeature::new("prefers-color-scheme", scheme)])
+            .build();
+        self.rt.block_on(async {
+            self.tab
+                .execute(params)
+                .await
+                .map(|_| ())
+                .map_err(|e| format!("emulating prefers-color-scheme: {scheme}: {e}"))
+        })
+    }
+
     /// Writes a PNG screenshot of the whole page to `path`.
     pub fn screenshot(&self, path: &Path) -> Result<(), String> {
         let png = self.rt.block_on(async {

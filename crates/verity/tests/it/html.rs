@@ -252,6 +252,39 @@ fn a_runs_html_report_renders_filters_and_opens_a_task_in_chromium() {
         "the retrieved context: {detail}"
     );
 
+    // Legible in light and dark mode: the text and a chart's ink (currentColor) against the
+    // page's background, WCAG's contrast ratio ≥ 4.5 in both schemes, and the schemes differ.
+    let contrast = r#"(() => {
+        const rgb = s => s.match(/[0-9.]+/g).slice(0, 3).map(Number);
+        const lum = c => { const [r, g, b] = rgb(c).map(v => { v /= 255;
+            return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+            return (x + 0.05) / (y + 0.05); };
+        const bg = getComputedStyle(document.body).backgroundColor;
+        const text = getComputedStyle(document.body).color;
+        const ink = getComputedStyle(document.querySelector('#charts svg')).color;
+        return { bg, text: ratio(text, bg), ink: ratio(ink, bg) };
+    })()"#;
+    let mut backgrounds = Vec::new();
+    for dark in [false, true] {
+        page.set_color_scheme(dark).unwrap();
+        let c = page.eval(contrast).unwrap();
+        for key in ["text", "ink"] {
+            let r = c[key].as_f64().unwrap();
+            assert!(
+                r >= 4.5,
+                "dark mode {dark}: {key} contrast {r:.2} < 4.5 ({c})"
+            );
+        }
+        backgrounds.push(c["bg"].clone());
+    }
+    assert_ne!(
+        backgrounds[0], backgrounds[1],
+        "the dark scheme changes the page"
+    );
+    page.set_color_scheme(false).unwrap();
+
     let errors = page.errors();
     assert!(errors.is_empty(), "console errors: {errors:?}");
     let shot = d.join("report.png");
