@@ -151,6 +151,7 @@
     sortRows();
     state.page = 0;
     render();
+    remember();
   }
   // Flipped tasks first, then run order, unless a column is chosen.
   function sortRows() {
@@ -315,8 +316,37 @@
     panel.innerHTML = (KIND === 'compare' ? compareDetail(r) : runDetail(r));
     panel.hidden = false;
     render();
+    remember();
     var hit = panel.querySelector('.hit');
     (hit || panel).scrollIntoView({ block: 'nearest' });
+  }
+
+  // ---- the reader's view in the address (#…): filters, sort and the open task survive a
+  // reload (`verity view` reloads a running run's page) and can be shared as a link ----
+  var FILTERS = ['text', 'variant', 'outcome', 'criterion', 'category'];
+  function remember() {
+    var p = new URLSearchParams();
+    FILTERS.forEach(function (f) { var v = $('filter-' + f).value; if (v) p.set(f, v); });
+    if (state.sort) { p.set('sort', state.sort); if (state.desc) p.set('desc', '1'); }
+    var r = state.open != null ? rows[state.open] : null;
+    if (r) { p.set('task', r.task); p.set('in', r.variant); }
+    var h = p.toString();
+    if (h !== location.hash.slice(1)) {
+      try { history.replaceState(null, '', h ? '#' + h : location.pathname + location.search); }
+      catch (e) { /* a page the browser will not let rewrite its address keeps working */ }
+    }
+  }
+  function restore() {
+    var p = new URLSearchParams(location.hash.slice(1));
+    FILTERS.forEach(function (f) {
+      var v = p.get(f), el = $('filter-' + f);
+      if (v == null) return;
+      if (el.tagName === 'SELECT' && !Array.prototype.some.call(el.options, function (o) { return o.value === v; })) return;
+      el.value = v;
+    });
+    var sort = p.get('sort');
+    if (sort && columns.some(function (c) { return c[0] === sort; })) { state.sort = sort; state.desc = p.get('desc') === '1'; }
+    return { task: p.get('task'), variant: p.get('in') };
   }
 
   // ---- events ----
@@ -335,6 +365,7 @@
     if (state.sort === k) state.desc = !state.desc; else { state.sort = k; state.desc = false; }
     sortRows();
     render();
+    remember();
   });
   document.querySelector('#task-table tbody').addEventListener('click', function (ev) {
     var tr = ev.target.closest('tr[data-row]');
@@ -350,7 +381,12 @@
     state.page += b.getAttribute('data-page') === 'next' ? 1 : -1;
     render();
   });
+  var wanted = restore();
   apply();
+  if (wanted.task) {
+    var again = rows.filter(function (r) { return r.task === wanted.task && r.variant === wanted.variant; })[0];
+    if (again) open(again.order);
+  }
   // When the table was first drawn, in milliseconds since navigation began (the benchmark's
   // time to first table).
   document.body.setAttribute('data-ready-ms', String(Math.round(performance.now())));

@@ -252,6 +252,51 @@ fn a_runs_html_report_renders_filters_and_opens_a_task_in_chromium() {
         "the retrieved context: {detail}"
     );
 
+    // The reader's view lives in the address: the same page opened again at it (as `verity
+    // view` reloads a running run's page) has the same filters, sort and open task.
+    let hash = page.eval("location.hash").unwrap();
+    let hash = hash.as_str().unwrap().to_owned();
+    for part in [
+        "outcome=fail",
+        "variant=plain",
+        "sort=task",
+        "desc=1",
+        "task=fetch-0",
+    ] {
+        assert!(hash.contains(part), "{part} in {hash}");
+    }
+    let again = browser
+        .open(&format!("file://{}{hash}", d.join("report.html").display()))
+        .unwrap();
+    again.wait_for("body[data-ready='true']").unwrap();
+    assert_eq!(
+        rows(&again),
+        3,
+        "outcome fail, variant plain, criterion regex"
+    );
+    assert_eq!(
+        again
+            .eval("document.getElementById('filter-outcome').value")
+            .unwrap(),
+        json!("fail")
+    );
+    assert_eq!(
+        again
+            .eval("document.querySelector('#task-table tbody tr').dataset.task")
+            .unwrap(),
+        json!("fetch-4"),
+        "sorted by task, descending"
+    );
+    assert_eq!(
+        again
+            .eval("document.getElementById('task-detail').hidden")
+            .unwrap(),
+        json!(false),
+        "the open task is open again"
+    );
+    assert!(again.errors().is_empty(), "{:?}", again.errors());
+    drop(again);
+
     // Legible in light and dark mode: the text and a chart's ink (currentColor) against the
     // page's background, WCAG's contrast ratio ≥ 4.5 in both schemes, and the schemes differ.
     let contrast = r#"(() => {
