@@ -55,8 +55,10 @@ fn the_page_embeds_the_json_report() {
         .replace("\\u003e", ">")
         .replace("\\u0026", "&");
     assert_eq!(unescaped, expected);
-    let data: serde_json::Value = serde_json::from_str(embedded).unwrap();
-    insta::assert_json_snapshot!("html_data", data);
+    // The value itself, not the text parsed back: serde_json parses floats exactly only with
+    // its `float_roundtrip` feature, which a workspace build and a one-crate build resolve
+    // differently (the last digit of a Wilson bound changed between the two).
+    insta::assert_json_snapshot!("html_data", to_json_with(&view, &Extras::default()));
 }
 
 #[test]
