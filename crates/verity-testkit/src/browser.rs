@@ -269,34 +269,31 @@ impl Page<'_> {
         })
     }
 
+    /// Waits for the first element matching `selector` and clicks it; `doing` names the
+    /// action in an error.
+    async fn clicked(
+        &self,
+        selector: &str,
+        doing: &str,
+    ) -> Result<chromiumoxide::element::Element, String> {
+        let fail = |e: chromiumoxide::error::CdpError| format!("{doing} `{selector}`: {e}");
+        let el = self.tab.find_element(selector).await.map_err(fail)?;
+        el.click().await.map_err(fail)?;
+        Ok(el)
+    }
+
     /// Clicks the first element matching `selector`.
     pub fn click(&self, selector: &str) -> Result<(), String> {
         self.wait_for(selector)?;
-        self.rt.block_on(async {
-            let el = self
-                .tab
-                .find_element(selector)
-                .await
-                .map_err(|e| format!("clicking `{selector}`: {e}"))?;
-            el.click()
-                .await
-                .map(|_| ())
-                .map_err(|e| format!("clicking `{selector}`: {e}"))
-        })
+        self.rt
+            .block_on(async { self.clicked(selector, "clicking").await.map(|_| ()) })
     }
 
     /// Focuses the first element matching `selector` and types `text` into it.
     pub fn type_into(&self, selector: &str, text: &str) -> Result<(), String> {
         self.wait_for(selector)?;
         self.rt.block_on(async {
-            let el = self
-                .tab
-                .find_element(selector)
-                .await
-                .map_err(|e| format!("typing into `{selector}`: {e}"))?;
-            el.click()
-                .await
-                .map_err(|e| format!("typing into `{selector}`: {e}"))?;
+            let el = self.clicked(selector, "typing into").await?;
             el.type_str(text)
                 .await
                 .map(|_| ())
