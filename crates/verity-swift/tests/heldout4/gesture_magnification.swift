@@ -1,0 +1,23 @@
+import SwiftUI
+
+struct ZoomableImage: View {
+    let name: String
+    @State private var scale: CGFloat = 1
+    @GestureState private var pinch: CGFloat = 1
+
+    var body: some View {
+        Image(name)
+            .resizable()
+            .scaledToFit()
+            .scaleEffect(scale * pinch)
+            .gesture(
+                MagnificationGesture()
+                    .updating($pinch) { value, state, _ in
+                        state = value
+                    }
+                    .onEnded { value in
+                        scale = min(max(scale * value, 1), 4)
+                    }
+            )
+    }
+}

@@ -1,0 +1,20 @@
+import UIKit
+
+func loadThumbnails(for urls: [URL]) async throws -> [URL: UIImage] {
+    try await withThrowingTaskGroup(of: (URL, UIImage?).self) { group in
+        for url in urls {
+            group.addTask {
+                let (data, _) = try await URLSession.shared.data(from: url)
+                let image = UIImage(data: data)?.preparingThumbnail(of: CGSize(width: 120, height: 120))
+                return (url, image)
+            }
+        }
+        var result: [URL: UIImage] = [:]
+        for try await (url, image) in group {
+            if let image {
+                result[url] = image
+            }
+        }
+        return result
+    }
+}
