@@ -2,7 +2,10 @@
 //! sequences with `--context` tokens each in their caches take one decode step together.
 //! Reports median milliseconds per step and tokens/s for each `m`, and the gain over `m = 1`.
 //!
-//! cargo run --release -p verity-local --example step -- qwen2.5-coder-0.5b-instruct [--context 100] [--reps 20]
+//! With `--prefill N`, instead: the rate of prefilling an `N`-token prompt in chunks of 64 to
+//! `N` rows per pass (the engine's rows-per-step budget for prompt tokens).
+//!
+//! cargo run --release -p verity-local --example step -- qwen2.5-coder-0.5b-instruct [--context 100] [--reps 20] [--prefill 1024]
 mod common;
 
 use std::time::Instant;
@@ -32,6 +35,31 @@ fn main() {
     let prompt: Vec<u32> = (0..context as u32).map(|i| 100 + i * 7).collect();
     let mut base = KvCache::new(&model.cfg);
     pool.install(|| model.forward(&mut [&mut base], &[&prompt]));
+    let prefill = arg(&args, "--prefill", 0);
+    if prefill > 0 {
+        let prompt: Vec<u32> = (0..prefill as u32).map(|i| 100 + (i * 7) % 5000).collect();
+        let mut chunk = 64;
+        while chunk <= prefill {
+            let mut ts = Vec::new();
+            for _ in 0..reps.clamp(1, 5) + 1 {
+                let mut c = KvCache::new(&model.cfg);
+                let t = Instant::now();
+                for part in prompt.chunks(chunk) {
+                    pool.install(|| model.forward(&mut [&mut c], &[part]));
+                }
+                ts.push(t.elapsed().as_secs_f64());
+            }
+            ts.remove(0);
+            let med = median(ts);
+            println!(
+                "prefill {prefill} tokens in chunks of {chunk}: {:.0} ms, {:.1} tok/s",
+                med * 1e3,
+                prefill as f64 / med
+            );
+            chunk *= 2;
+        }
+        return;
+    }
     let mut one = 0.0;
     let only = arg(&args, "--only", 0);
     for m in [1usize, 2, 4, 8, 16] {

@@ -64,6 +64,10 @@ pub struct Output {
     pub reused_prompt_tokens: usize,
     /// Time spent computing this request's grammar masks (zero without a constraint).
     pub mask: Duration,
+    /// Tokens guessed for this answer and checked alongside a decode step (see `draft`), and
+    /// how many of them the model produced and were kept: each kept guess is a step saved.
+    pub guessed_tokens: usize,
+    pub kept_guesses: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -81,12 +85,21 @@ pub struct EngineConfig {
     pub threads: usize,
     pub batch: usize,
     pub context: usize,
-    /// At most this many prompt tokens of one sequence per step (longer prompts are prefilled
-    /// in chunks, which gives identical results).
+    /// At most this many prompt tokens per step, over all sequences (longer prompts, and a
+    /// burst of them, are prefilled in chunks over several steps, which gives identical
+    /// results). A pass over a few hundred rows keeps its activations in the caches; one over
+    /// thousands measured 0.6× the rate per row, and every sequence already decoding waits for
+    /// it.
     pub prefill_chunk: usize,
     /// Bytes of recent prompts' attention caches kept for reuse (the engine's prefix cache); 0
     /// turns reuse off.
     pub prefix_cache_bytes: usize,
+    /// Rows of a decode step that may be filled with guessed tokens (see `draft`): while fewer
+    /// sequences than this are decoding, each gets `(draft_rows - decoding) / decoding`
+    /// guesses checked in the same pass. A pass over a few rows costs about what one row does
+    /// (it streams the same weights), so a right guess is a step saved; 0 turns it off.
+    /// Answers are bit-identical either way.
+    pub draft_rows: usize,
 }
 
 /// A new prompt reuses a cached prompt's attention state only for at least this many tokens.
@@ -207,6 +220,8 @@ struct Seq {
     first_token: Option<Instant>,
     max_batch: usize,
     mask: Duration,
+    guessed: usize,
+    kept: usize,
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -290,6 +305,7 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
     let model = &loaded.model;
     let tok = &loaded.tokenizer;
     let mut prefixes = PrefixCache::new(cfg.prefix_cache_bytes);
+    let mut trace = StepTrace::from_env();
     loop {
         if active.is_empty() && waiting.is_empty() {
             match rx.recv() {
@@ -339,29 +355,59 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
                 first_token: None,
                 max_batch: 0,
                 mask: Duration::ZERO,
+                guessed: 0,
+                kept: 0,
             });
         }
         if active.is_empty() {
             continue;
         }
-        // This step's new tokens for each sequence.
+        // This step's new tokens for each sequence: a chunk of its prompt, or the token sampled
+        // last followed by the tokens guessed to come next (`drafts`, see `draft`).
+        let decoding = active
+            .iter()
+            .filter(|s| s.fed >= s.job.prompt.len())
+            .count();
+        let spare = cfg.draft_rows.saturating_sub(decoding);
+        let per_seq = spare.checked_div(decoding).unwrap_or(0);
+        let mut drafts: Vec<Vec<u32>> = Vec::with_capacity(active.len());
+        // Prompt tokens this step may still take (first come, first fed).
+        let mut prefill_budget = cfg.prefill_chunk.max(1);
         let inputs: Vec<Vec<u32>> = active
             .iter()
             .map(|s| {
                 if s.fed < s.job.prompt.len() {
-                    let end = (s.fed + cfg.prefill_chunk).min(s.job.prompt.len());
+                    let end = (s.fed + prefill_budget).min(s.job.prompt.len());
+                    prefill_budget -= end - s.fed;
+                    drafts.push(Vec::new());
                     s.job.prompt[s.fed..end].to_vec()
                 } else {
-                    s.generated.last().copied().into_iter().collect()
+                    // Room left in the answer and the context after the token sampled last.
+                    let room = (s.job.max_tokens.saturating_sub(s.generated.len()))
+                        .min(cfg.context.saturating_sub(s.cache.len + 2));
+                    let d = if draftable(&s.job) {
+                        draft(&s.job.prompt, &s.generated, per_seq.min(room))
+                    } else {
+                        Vec::new()
+                    };
+                    let mut input: Vec<u32> = s.generated.last().copied().into_iter().collect();
+                    input.extend_from_slice(&d);
+                    drafts.push(d);
+                    input
                 }
             })
             .collect();
         let n = active.len();
+        let prefilling = n - decoding;
+        let step_start = Instant::now();
         let logits = {
             let mut caches: Vec<&mut KvCache> = active.iter_mut().map(|s| &mut s.cache).collect();
             let refs: Vec<&[u32]> = inputs.iter().map(Vec::as_slice).collect();
-            pool.install(|| model.forward(&mut caches, &refs))
+            let tails: Vec<usize> = drafts.iter().map(|d| d.len() + 1).collect();
+            pool.install(|| model.forward_tails(&mut caches, &refs, &tails))
         };
+        let forward = step_start.elapsed();
+        let mut accepted = 0;
         let mut finished = Vec::new();
         let mut failed = Vec::new();
         for (i, (s, mut lg)) in active.iter_mut().zip(logits).enumerate() {
@@ -375,51 +421,32 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
                     prefixes.insert(&s.job.prompt, &s.cache);
                 }
             }
-            if let Some(c) = &mut s.job.constraint {
-                let t = Instant::now();
-                let masked = c.mask(&mut lg);
-                s.mask += t.elapsed();
-                if let Err(message) = masked {
-                    failed.push((i, s.generated.len(), message));
-                    continue;
+            // One row of logits per token fed after the last sampled one: each row's token is
+            // sampled as a step of its own would sample it, and the next row is used only while
+            // the token sampled equals the guess fed there.
+            let draft = &drafts[i];
+            s.guessed += draft.len();
+            let mut outcome = Step::Continue;
+            for (j, row) in lg.chunks_exact_mut(model.cfg.vocab).enumerate() {
+                // The cache as a step of its own would have left it: up to this row's token.
+                let cache_len = s.cache.len - (draft.len() - j);
+                outcome = sample_one(s, row, tok, cache_len, &cfg);
+                if outcome != Step::Continue {
+                    break;
+                }
+                if j < draft.len() && s.generated.last() == Some(&draft[j]) {
+                    accepted += 1;
+                    s.kept += 1;
+                } else {
+                    // The guess at j (if any) was wrong: its position and those after it go.
+                    s.cache.truncate(s.cache.len - (draft.len() - j));
+                    break;
                 }
             }
-            let next = sample(&lg, &s.job.sampling, &mut s.rng);
-            if s.first_token.is_none() {
-                s.first_token = Some(Instant::now());
-            }
-            let mut reason = None;
-            if tok.stop_ids.contains(&next) {
-                reason = Some("stop");
-            } else {
-                s.generated.push(next);
-                if let Some(c) = &mut s.job.constraint {
-                    let t = Instant::now();
-                    let committed = c.commit(next);
-                    s.mask += t.elapsed();
-                    if let Err(message) = committed {
-                        failed.push((i, s.generated.len() - 1, message));
-                        continue;
-                    }
-                    if c.is_finished() {
-                        // The document is complete: only the end of turn could follow.
-                        reason = Some("stop");
-                    }
-                }
-                if reason.is_none() && !s.job.stop.is_empty() {
-                    let text = tok.decode(&s.generated);
-                    if find_stop(&text, &s.job.stop).is_some() {
-                        reason = Some("stop");
-                    }
-                }
-                if reason.is_none()
-                    && (s.generated.len() >= s.job.max_tokens || s.cache.len + 1 >= cfg.context)
-                {
-                    reason = Some("length");
-                }
-            }
-            if let Some(r) = reason {
-                finished.push((i, r));
+            match outcome {
+                Step::Continue => {}
+                Step::Done(reason) => finished.push((i, reason)),
+                Step::Failed(tokens, message) => failed.push((i, tokens, message)),
             }
         }
         // Both lists are in index order; remove from the highest index down.
@@ -433,12 +460,172 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
             )
             .collect();
         done.sort_by_key(|&(i, _)| std::cmp::Reverse(i));
+        if let Some(t) = &mut trace {
+            let rows = inputs.iter().map(Vec::len).sum();
+            let guessed = drafts.iter().map(Vec::len).sum();
+            let counts = [
+                n,
+                prefilling,
+                rows,
+                guessed,
+                accepted,
+                waiting.len(),
+                done.len(),
+            ];
+            t.step(step_start, counts, forward);
+        }
         for (i, result) in done {
             let s = active.swap_remove(i);
             let out = result.map(|reason| finish(&s, tok, reason));
             let _ = s.job.reply.send(out);
         }
     }
+}
+
+/// A line per step of the inference loop, for profiling a run (`VERITY_LOCAL_TRACE=FILE`):
+/// when the step started (ms since the thread started), the sequences in the forward pass,
+/// how many of them were feeding prompt tokens, the rows (tokens) it computed, how many of
+/// those were guessed tokens and how many guesses were kept, the requests left waiting, how
+/// many finished, and the forward pass's and the whole step's milliseconds. Tab-separated with
+/// a header; a file that cannot be created turns the trace off.
+struct StepTrace {
+    out: std::io::BufWriter<std::fs::File>,
+    start: Instant,
+}
+
+impl StepTrace {
+    fn from_env() -> Option<StepTrace> {
+        use std::io::Write;
+        let path = std::env::var_os("VERITY_LOCAL_TRACE")?;
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).ok()?);
+        let header =
+            "at_ms\tseqs\tprefilling\trows\tguessed\tkept\twaiting\tfinished\tforward_ms\tstep_ms";
+        writeln!(out, "{header}").ok()?;
+        Some(StepTrace {
+            out,
+            start: Instant::now(),
+        })
+    }
+
+    fn step(&mut self, at: Instant, counts: [usize; 7], forward: Duration) {
+        use std::io::Write;
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let mut line = format!("{:.1}", ms(at - self.start));
+        for c in counts {
+            line.push_str(&format!("\t{c}"));
+        }
+        let _ = writeln!(
+            self.out,
+            "{line}\t{:.2}\t{:.2}",
+            ms(forward),
+            ms(at.elapsed())
+        );
+        let _ = self.out.flush();
+    }
+}
+
+/// What sampling one token did to a sequence.
+#[derive(Debug, PartialEq)]
+enum Step {
+    Continue,
+    Done(&'static str),
+    /// The grammar failed after this many tokens.
+    Failed(usize, String),
+}
+
+/// Samples the next token of `s` from one row of logits (masked by its grammar, if any),
+/// appends it, and checks the stop conditions.
+fn sample_one(
+    s: &mut Seq,
+    lg: &mut [f32],
+    tok: &crate::tokenizer::Tokenizer,
+    cache_len: usize,
+    cfg: &EngineConfig,
+) -> Step {
+    if let Some(c) = &mut s.job.constraint {
+        let t = Instant::now();
+        let masked = c.mask(lg);
+        s.mask += t.elapsed();
+        if let Err(message) = masked {
+            return Step::Failed(s.generated.len(), message);
+        }
+    }
+    let next = sample(lg, &s.job.sampling, &mut s.rng);
+    if s.first_token.is_none() {
+        s.first_token = Some(Instant::now());
+    }
+    if tok.stop_ids.contains(&next) {
+        return Step::Done("stop");
+    }
+    s.generated.push(next);
+    if let Some(c) = &mut s.job.constraint {
+        let t = Instant::now();
+        let committed = c.commit(next);
+        s.mask += t.elapsed();
+        if let Err(message) = committed {
+            return Step::Failed(s.generated.len() - 1, message);
+        }
+        if c.is_finished() {
+            // The document is complete: only the end of turn could follow.
+            return Step::Done("stop");
+        }
+    }
+    if !s.job.stop.is_empty() {
+        let text = tok.decode(&s.generated);
+        if find_stop(&text, &s.job.stop).is_some() {
+            return Step::Done("stop");
+        }
+    }
+    if s.generated.len() >= s.job.max_tokens || cache_len + 1 >= cfg.context {
+        return Step::Done("length");
+    }
+    Step::Continue
+}
+
+/// Whether guessed tokens can be checked for `job` in the same pass: greedy and without a
+/// grammar, so the token sampled from a row depends on nothing but that row's logits (a
+/// sampling request's random stream and a grammar's state advance token by token).
+fn draftable(job: &Job) -> bool {
+    job.constraint.is_none()
+        && (job.sampling.temperature <= 0.0 || !job.sampling.temperature.is_finite())
+}
+
+/// The shortest repeated run of tokens a guess is made from, and the longest looked for.
+const DRAFT_MIN_MATCH: usize = 2;
+const DRAFT_MAX_MATCH: usize = 4;
+
+/// Up to `max` tokens guessed to follow `prompt ++ generated` (prompt lookup decoding): the
+/// tokens that followed the latest earlier occurrence of its last few tokens (the longest of
+/// [`DRAFT_MAX_MATCH`] down to [`DRAFT_MIN_MATCH`] that occurs). Answers quote their prompt
+/// (names from the task and the retrieved documentation) and repeat themselves (code), so
+/// such guesses are often right; a wrong guess costs a row of a pass that was paying for the
+/// weights anyway, and never changes the answer (the engine samples each row as a step of
+/// its own would, and keeps a guess only if it is the token sampled).
+fn draft(prompt: &[u32], generated: &[u32], max: usize) -> Vec<u32> {
+    if max == 0 || generated.is_empty() {
+        return Vec::new();
+    }
+    let at = |i: usize| {
+        if i < prompt.len() {
+            prompt[i]
+        } else {
+            generated[i - prompt.len()]
+        }
+    };
+    let len = prompt.len() + generated.len();
+    for n in (DRAFT_MIN_MATCH..=DRAFT_MAX_MATCH.min(len - 1)).rev() {
+        let tail = len - n;
+        // The latest start `i < tail` where the `n` tokens match the last `n`.
+        let found = (0..tail)
+            .rev()
+            .find(|&i| (0..n).all(|k| at(i + k) == at(tail + k)));
+        if let Some(i) = found {
+            let from = i + n;
+            let to = (from + max).min(len);
+            return (from..to).map(at).collect();
+        }
+    }
+    Vec::new()
 }
 
 fn finish(s: &Seq, tok: &crate::tokenizer::Tokenizer, reason: &'static str) -> Output {
@@ -458,6 +645,8 @@ fn finish(s: &Seq, tok: &crate::tokenizer::Tokenizer, reason: &'static str) -> O
         max_batch: s.max_batch,
         reused_prompt_tokens: s.reused,
         mask: s.mask,
+        guessed_tokens: s.guessed,
+        kept_guesses: s.kept,
     }
 }
 
@@ -517,6 +706,41 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_guess_is_what_followed_the_latest_earlier_occurrence_of_the_last_tokens() {
+        // Prompt `1 2 3 4 5 1 2 9`, answer so far `1 2`: the last two tokens `1 2` last occurred
+        // at 5..7 (followed by 9, then the answer's 1 2), before that at 0..2 (followed by 3).
+        let prompt = [1, 2, 3, 4, 5, 1, 2, 9];
+        assert_eq!(draft(&prompt, &[1, 2], 3), vec![9, 1, 2]);
+        // `9 1 2` and `9 9 1 2` never occurred before, `1 2` did (latest at 5..7, then 9 9).
+        assert_eq!(draft(&prompt, &[9, 1, 2], 2), vec![9, 9]);
+        assert_eq!(draft(&prompt, &[3, 4], 4), vec![5, 1, 2, 9]);
+        // A longer match beats a more recent shorter one: `5 1 2` at 0..3 over `1 2` at 5..7.
+        assert_eq!(draft(&[5, 1, 2, 7, 3, 1, 2, 8], &[5, 1, 2], 2), vec![7, 3]);
+        // At most `max` tokens, and never past the end of the text.
+        assert_eq!(draft(&prompt, &[3, 4], 1), vec![5]);
+        assert_eq!(draft(&[7, 7], &[7], 5), vec![7]);
+        // No match of at least DRAFT_MIN_MATCH tokens, nothing generated yet, or no room.
+        assert!(draft(&prompt, &[6], 3).is_empty());
+        assert!(draft(&prompt, &[4, 6], 3).is_empty());
+        assert!(draft(&prompt, &[], 3).is_empty());
+        assert!(draft(&prompt, &[1, 2], 0).is_empty());
+    }
+
+    #[test]
+    fn truncating_a_cache_is_feeding_fewer_tokens() {
+        let mut cache = KvCache::filled(2, 3, 10);
+        cache.truncate(12);
+        assert_eq!(cache.len, 10);
+        cache.truncate(6);
+        assert_eq!(cache.len, 6);
+        let want = KvCache::filled(2, 3, 6);
+        assert_eq!(cache.bytes(), want.bytes());
+        assert_eq!(format!("{cache:?}"), format!("{want:?}"));
+        cache.truncate(0);
+        assert_eq!((cache.len, cache.bytes()), (0, 0));
+    }
 
     #[test]
     fn prefix_cache_reuses_the_longest_common_start_within_its_budget() {

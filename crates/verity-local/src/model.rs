@@ -124,6 +124,20 @@ impl KvCache {
         }
     }
 
+    /// Forgets every position from `len` on (the state after feeding only the first `len`
+    /// tokens, as with [`KvCache::prefix`], in place): how the engine drops the positions of
+    /// guessed tokens that turned out wrong.
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        for rows in self.k.iter_mut().chain(self.v.iter_mut()) {
+            let per = rows.len().checked_div(self.len).unwrap_or(0);
+            rows.truncate(per * len);
+        }
+        self.len = len;
+    }
+
     /// Bytes held.
     pub fn bytes(&self) -> usize {
         let f = |rows: &Vec<Vec<f32>>| rows.iter().map(|r| r.len() * 4).sum::<usize>();
@@ -320,7 +334,22 @@ impl Model {
     /// Runs `tokens[i]` (new tokens) of every sequence `caches[i]` through the model, appending
     /// to the caches, and returns the logits of each sequence's last new token.
     pub fn forward(&self, caches: &mut [&mut KvCache], tokens: &[&[u32]]) -> Vec<Vec<f32>> {
+        let tails: Vec<usize> = tokens.iter().map(|t| usize::from(!t.is_empty())).collect();
+        self.forward_tails(caches, tokens, &tails)
+    }
+
+    /// [`Model::forward`], returning for sequence `i` the logits of its last `tails[i]` new
+    /// tokens (at most as many as it was fed), one row of `vocab` after another in order. Each
+    /// row is bit for bit what feeding the tokens one at a time would give (rows are computed
+    /// independently): how the engine checks several guessed tokens in one pass.
+    pub fn forward_tails(
+        &self,
+        caches: &mut [&mut KvCache],
+        tokens: &[&[u32]],
+        tails: &[usize],
+    ) -> Vec<Vec<f32>> {
         assert_eq!(caches.len(), tokens.len());
+        assert_eq!(tails.len(), tokens.len());
         let cfg = &self.cfg;
         let d = cfg.n_embd;
         let kv_dim = cfg.n_kv_head * cfg.head_dim;
@@ -400,11 +429,13 @@ impl Model {
         for (s, cache) in caches.iter_mut().enumerate() {
             cache.len += starts[s + 1] - starts[s];
         }
-        // Logits of the last new row of each sequence that was fed any.
-        let fed: Vec<usize> = (0..tokens.len())
-            .filter(|&s| starts[s + 1] > starts[s])
+        // Logits of the last `tails[s]` new rows of each sequence.
+        let wanted: Vec<usize> = (0..tokens.len())
+            .map(|s| tails[s].min(starts[s + 1] - starts[s]))
             .collect();
-        let last: Vec<usize> = fed.iter().map(|&s| starts[s + 1] - 1).collect();
+        let last: Vec<usize> = (0..tokens.len())
+            .flat_map(|s| starts[s + 1] - wanted[s]..starts[s + 1])
+            .collect();
         let mut xl = vec![0f32; last.len() * d];
         for (dst, &r) in xl.chunks_exact_mut(d).zip(&last) {
             dst.copy_from_slice(&x[r * d..(r + 1) * d]);
@@ -415,11 +446,15 @@ impl Model {
         let mut logits = vec![0f32; last.len() * cfg.vocab];
         matmul(out, &QRows::quantize(&hl, d), &mut logits);
         let mut by_seq = vec![Vec::new(); tokens.len()];
-        if let [s] = fed[..] {
+        let owners: Vec<usize> = (0..tokens.len()).filter(|&s| wanted[s] > 0).collect();
+        if let [s] = owners[..] {
             by_seq[s] = logits;
         } else {
-            for (&s, row) in fed.iter().zip(logits.chunks_exact(cfg.vocab)) {
-                by_seq[s] = row.to_vec();
+            let mut rest = &logits[..];
+            for s in owners {
+                let (mine, after) = rest.split_at(wanted[s] * cfg.vocab);
+                by_seq[s] = mine.to_vec();
+                rest = after;
             }
         }
         by_seq

@@ -27,6 +27,15 @@ pub const DEFAULT_CONTEXT: usize = 4096;
 /// (Qwen 0.5B: 24 KiB per token, so a few thousand prompt tokens).
 pub const DEFAULT_PREFIX_CACHE_MB: usize = 64;
 
+/// Rows of a decode step that may carry guessed tokens when the spec sets no `draft_rows`: a
+/// pass over up to about 8 rows streams the same weights as a pass over one and costs little
+/// more (BENCHMARKS.md, "Guessed tokens").
+pub const DEFAULT_DRAFT_ROWS: usize = 8;
+
+/// Prompt tokens prefilled per step, over all sequences: a pass of a few hundred rows runs
+/// the kernels near their best rate per row (BENCHMARKS.md, "Embedded model in a suite run").
+const PREFILL_ROWS: usize = 256;
+
 /// Runs a small instruct model in-process on the CPU.
 ///
 /// `model`: a known model name ([`store::KNOWN_MODELS`], default [`DEFAULT_MODEL`]), pulled
@@ -41,6 +50,12 @@ pub const DEFAULT_PREFIX_CACHE_MB: usize = 64;
 /// * `prefix_cache_mb` — MiB of recent prompts' attention state kept so that a prompt starting
 ///   like an earlier one (chat template, system prompt, shared instructions) prefills only the
 ///   rest (default 64; 0 turns it off); answers are bit-identical either way;
+/// * `draft_rows` — while fewer sequences than this are decoding, the spare rows of each
+///   step check tokens guessed from earlier text (prompt lookup decoding: what followed the
+///   latest earlier occurrence of the answer's last few tokens, in the prompt or the answer)
+///   for greedy requests without a `response_schema`; a guess is kept only if it is the token
+///   the model gives there, so answers are bit-identical either way (default 8; 0 turns it
+///   off);
 /// * `models_dir` — where known models live (default `$VERITY_MODELS_DIR` or
 ///   `~/.cache/verity/models`);
 /// * `pull` — fetch a known model that is absent (default true; false makes it an error).
@@ -91,6 +106,7 @@ struct EngineKey {
     batch: usize,
     context: usize,
     prefix_cache_mb: usize,
+    draft_rows: usize,
 }
 
 fn engines() -> &'static Mutex<HashMap<EngineKey, Weak<Engine>>> {
@@ -107,6 +123,9 @@ pub struct LocalOptions {
     /// MiB of recent prompts' attention state kept so prompts that start the same way skip
     /// that part of their prefill (0: off). Answers are the same either way.
     pub prefix_cache_mb: usize,
+    /// Rows of a decode step that may carry guessed tokens (prompt lookup decoding, 0: off).
+    /// Answers are the same either way.
+    pub draft_rows: usize,
     pub models_dir: PathBuf,
     pub pull: bool,
 }
@@ -118,6 +137,7 @@ impl LocalOptions {
         "batch",
         "max_context",
         "prefix_cache_mb",
+        "draft_rows",
         "models_dir",
         "pull",
     ];
@@ -163,6 +183,7 @@ impl LocalOptions {
             batch: int("batch", 1, 64)?.unwrap_or(DEFAULT_BATCH),
             max_context: int("max_context", 16, 1 << 20)?.unwrap_or(DEFAULT_CONTEXT),
             prefix_cache_mb: int("prefix_cache_mb", 0, 1 << 16)?.unwrap_or(DEFAULT_PREFIX_CACHE_MB),
+            draft_rows: int("draft_rows", 0, 64)?.unwrap_or(DEFAULT_DRAFT_ROWS),
             models_dir: match spec.options.get("models_dir") {
                 None => store::default_models_dir(),
                 Some(Value::String(s)) if !s.is_empty() => PathBuf::from(s),
@@ -294,6 +315,7 @@ fn shared_engine(
         batch: opts.batch,
         context: opts.max_context,
         prefix_cache_mb: opts.prefix_cache_mb,
+        draft_rows: opts.draft_rows,
     };
     // Held while loading, so concurrent builders of the same model load it once.
     let mut map = engines().lock().unwrap_or_else(|e| e.into_inner());
@@ -311,8 +333,9 @@ fn shared_engine(
         threads: opts.threads,
         batch: opts.batch,
         context,
-        prefill_chunk: 512,
+        prefill_chunk: PREFILL_ROWS,
         prefix_cache_bytes: opts.prefix_cache_mb << 20,
+        draft_rows: opts.draft_rows,
     };
     let engine = Arc::new(Engine::start(Arc::new(loaded), cfg, pool).map_err(EngineError::Thread)?);
     map.retain(|_, w| w.strong_count() > 0);
@@ -421,6 +444,8 @@ impl Provider for LocalProvider {
                 "max_batch": out.max_batch,
                 "reused_prompt_tokens": out.reused_prompt_tokens,
                 "mask_ms": out.mask.as_secs_f64() * 1e3,
+                "guessed_tokens": out.guessed_tokens,
+                "kept_guesses": out.kept_guesses,
             })
             .to_string();
             let (text, tool_calls) = if req.tools.is_empty() {

@@ -343,3 +343,93 @@ fn smollm2_weights_cache_hit_gives_a_cold_loads_bits_and_a_damaged_cache_is_rebu
     assert!(err.contains("does not match its pinned sha256"), "{err}");
     assert!(!path.exists() && !weights.exists() && !cache::record_path(&path).exists());
 }
+
+/// Guessed tokens (prompt lookup decoding, `draft_rows`) change no answer: greedy requests
+/// that copy from their prompt and repeat themselves (so that many guesses are right and
+/// some are wrong) give the same text, token count and finish reason with guessing off and
+/// on, alone and batched, when a stop string, `max_tokens` or the context ends them in the
+/// middle of a step's guesses.
+#[test]
+fn smollm2_guessed_tokens_change_no_answer() {
+    let prompts = [
+        "Repeat this list exactly, twice: alpha, beta, gamma, delta, epsilon, zeta, eta, theta.",
+        "Write a Python function that prints the numbers 1 to 20, one per line, without a loop.",
+        "Copy this sentence three times: The quick brown fox jumps over the lazy dog.",
+        "List the days of the week, then list them again in the same order.",
+    ];
+    // The engines differ only in `draft_rows` (and `max_context`), so each has its own.
+    let run = |draft_rows: u64, context: u64, reqs: &[verity_model::GenerateRequest]| {
+        let p = provider_with(
+            SMOL,
+            serde_json::json!({"batch": 4, "pull": false, "draft_rows": draft_rows, "max_context": context}),
+        );
+        let alone: Vec<_> = reqs
+            .iter()
+            .map(|r| generate_all(&p, std::slice::from_ref(r)).remove(0))
+            .collect();
+        (alone, generate_all(&p, reqs))
+    };
+    let key = |g: &verity_model::Generation| {
+        (
+            g.text.clone(),
+            g.usage.output_tokens,
+            g.finish_reason.clone(),
+        )
+    };
+    let mut with_stop = greedy(96);
+    with_stop.stop = vec!["epsilon".into()];
+    let cases: Vec<(u64, Vec<verity_model::GenerateRequest>)> = vec![
+        (
+            4096,
+            prompts.iter().map(|q| request(q, greedy(96))).collect(),
+        ),
+        // Ends mid-guess: a stop string, a small max_tokens, the context (80 tokens).
+        (
+            4096,
+            vec![
+                request(prompts[0], with_stop),
+                request(prompts[2], greedy(13)),
+            ],
+        ),
+        (
+            80,
+            vec![request(
+                "Count from 1 to 100, separated by commas.",
+                greedy(200),
+            )],
+        ),
+    ];
+    let mut kept = 0;
+    for (context, reqs) in cases {
+        let (off_alone, off_batched) = run(0, context, &reqs);
+        let (on_alone, on_batched) = run(7, context, &reqs);
+        for i in 0..reqs.len() {
+            let want = key(&off_alone[i]);
+            assert_eq!(raw(&off_alone[i])["guessed_tokens"], 0);
+            assert_eq!(
+                key(&off_batched[i]),
+                want,
+                "request {i}, batched, no guesses"
+            );
+            assert_eq!(key(&on_alone[i]), want, "request {i}, alone, with guesses");
+            assert_eq!(
+                key(&on_batched[i]),
+                want,
+                "request {i}, batched, with guesses"
+            );
+            for g in [&on_alone[i], &on_batched[i]] {
+                let r = raw(g);
+                let (guessed, k) = (r["guessed_tokens"].as_u64(), r["kept_guesses"].as_u64());
+                assert!(k <= guessed && k < Some(g.usage.output_tokens), "{r}");
+                kept += k.unwrap_or(0);
+            }
+        }
+        if context == 80 {
+            assert_eq!(off_alone[0].finish_reason.as_deref(), Some("length"));
+            let used = off_alone[0].usage.input_tokens + off_alone[0].usage.output_tokens;
+            assert_eq!(used, 80, "the context ended the answer");
+        }
+    }
+    // The guesses were made and many were right (the test is not vacuous).
+    assert!(kept > 50, "{kept} guesses kept");
+}
