@@ -722,6 +722,7 @@ pub(super) fn index_from_decls(set: DeclSet) -> Index {
         platform,
         sources,
         header_imports: _,
+        importable: _,
     } = set;
     let parents: Vec<String> = decls
         .iter()

@@ -88,6 +88,9 @@ pub struct DeclSet {
     /// The frameworks each framework's Objective-C headers import (`#import <X/…>`): what
     /// importing it makes visible (matching sources; not stored).
     pub header_imports: BTreeMap<String, BTreeSet<String>>,
+    /// The frameworks with Objective-C headers that Swift code can `import` (a
+    /// `Modules/module.modulemap`; matching sources, not stored).
+    pub importable: BTreeSet<String>,
 }
 
 impl DeclSet {
@@ -103,6 +106,7 @@ impl DeclSet {
         for (m, i) in other.header_imports {
             self.header_imports.entry(m).or_default().extend(i);
         }
+        self.importable.extend(other.importable);
     }
 
     /// The index of these declarations.

@@ -322,10 +322,11 @@ fn key(d: &Decl) -> Key {
 ///
 /// SDK-only declarations are counted. Those imported from the Objective-C headers of a
 /// framework whose headers the base did not read (none of its declarations is imported)
-/// but that the headers it did read import (`#import <CoreImage/CoreImage.h>` in UIKit's:
-/// CoreImage, AVFAudio, Security, the C side of CoreMedia — what `import UIKit` or
-/// `import AVFoundation` makes visible) are added, with their conformances and
-/// superclasses. So is an imported property of a type the base has whose Objective-C name
+/// are added, with their conformances and superclasses, when the base has that module and
+/// a user can `import` it (a module map: HealthKit, whose Swift overlay alone the graphs
+/// have) or the headers the base did read import it (`#import <CoreImage/CoreImage.h>` in
+/// UIKit's: CoreImage, AVFAudio, Security, the C side of CoreMedia — what `import UIKit`
+/// or `import AVFoundation` makes visible), transitively. So is an imported property of a type the base has whose Objective-C name
 /// the base lacks altogether (a property the graphs missed: `NSPersistentStoreDescription`'s
 /// `URL`, Swift `url`).
 pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
@@ -458,13 +459,19 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
         .map(|d| d.module.clone())
         .collect();
     // what importing those frameworks makes visible: the frameworks their headers import,
-    // transitively
-    let mut visible: BTreeSet<String> = BTreeSet::new();
-    let mut todo: Vec<&String> = read_headers.iter().collect();
+    // transitively; and every module of the base whose headers it did not read but a user
+    // can `import` (a module map: HealthKit, whose Swift overlay alone the graphs have)
+    let mut visible: BTreeSet<String> = sdk
+        .importable
+        .iter()
+        .filter(|m| !read_headers.contains(*m) && base.modules.contains(*m))
+        .cloned()
+        .collect();
+    let mut todo: Vec<String> = read_headers.iter().chain(visible.iter()).cloned().collect();
     while let Some(m) = todo.pop() {
-        for x in sdk.header_imports.get(m).into_iter().flatten() {
+        for x in sdk.header_imports.get(&m).into_iter().flatten() {
             if !read_headers.contains(x) && visible.insert(x.clone()) {
-                todo.push(x);
+                todo.push(x.clone());
             }
         }
     }

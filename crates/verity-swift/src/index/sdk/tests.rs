@@ -476,3 +476,78 @@ NS_ASSUME_NONNULL_END
     };
     assert_eq!(attach_types(&mut unrelated, &sdk).added(), 0);
 }
+#[test]
+fn importable_frameworks_the_base_lacks_are_added_from_an_sdk_directory() {
+    // Pulse has a module map (Swift code can `import Pulse`), nothing else imports its
+    // headers, and the base has only its Swift overlay; Hidden has headers but no module
+    // map; Lone has a module map but the base has no module of that name
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fw = dir.path().join("System/Library/Frameworks");
+    let pulse = fw.join("Pulse.framework");
+    std::fs::create_dir_all(pulse.join("Headers")).expect("mkdir");
+    std::fs::create_dir_all(pulse.join("Modules")).expect("mkdir");
+    std::fs::write(
+        pulse.join("Modules/module.modulemap"),
+        "framework module Pulse { umbrella header \"Pulse.h\" }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        pulse.join("Headers/Pulse.h"),
+        "NS_ASSUME_NONNULL_BEGIN\n@interface PLSample : NSObject\n\
+         @property (nonatomic, readonly) double beats;\n\
+         + (PLSample *)sampleWithBeats:(double)beats;\n@end\n\
+         typedef NSString * PLKindIdentifier NS_TYPED_ENUM;\n\
+         extern PLKindIdentifier const PLKindIdentifierResting;\n\
+         NS_ASSUME_NONNULL_END\n",
+    )
+    .expect("write");
+    let lone = fw.join("Lone.framework");
+    std::fs::create_dir_all(lone.join("Headers")).expect("mkdir");
+    std::fs::create_dir_all(lone.join("Modules")).expect("mkdir");
+    std::fs::write(
+        lone.join("Modules/module.modulemap"),
+        "framework module Lone {}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        lone.join("Headers/Lone.h"),
+        "@interface LNThing : NSObject\n@end\n",
+    )
+    .expect("write");
+    let hidden = fw.join("Hidden.framework/Headers");
+    std::fs::create_dir_all(&hidden).expect("mkdir");
+    std::fs::write(
+        hidden.join("Hidden.h"),
+        "@interface HDThing : NSObject\n@end\n",
+    )
+    .expect("write");
+    let sdk = read_objc_sdk(dir.path()).expect("read");
+    assert!(sdk.importable.contains("Pulse"), "{:?}", sdk.importable);
+    assert!(!sdk.importable.contains("Hidden"));
+    let overlay = Decl {
+        module: "Pulse".into(),
+        path: vec!["PLSample".into(), "init(kind:)".into()],
+        kind: SymbolKind::Init,
+        ..Decl::default()
+    };
+    let mut base = DeclSet {
+        decls: vec![overlay],
+        ..DeclSet::default()
+    };
+    base.modules.insert("Pulse".into());
+    let stats = attach_types(&mut base, &sdk);
+    let titles: Vec<String> = base.decls.iter().map(Decl::joined).collect();
+    for t in ["PLSample", "PLSample.beats", "PLKindIdentifier.resting"] {
+        assert!(titles.iter().any(|x| x == t), "{t} in {titles:?}");
+    }
+    assert!(
+        !titles.iter().any(|x| x.starts_with("HDThing")),
+        "{titles:?}"
+    );
+    assert!(
+        !titles.iter().any(|x| x.starts_with("LNThing")),
+        "{titles:?}"
+    );
+    assert!(stats.added() >= 3, "{stats}");
+}
+

@@ -48,6 +48,7 @@ pub fn read_objc_sdk(dir: &Path) -> Result<DeclSet> {
         .collect();
     entries.sort();
     let mut frameworks = Vec::new();
+    let mut importable = std::collections::BTreeSet::new();
     for fw in entries {
         let name = fw
             .file_stem()
@@ -80,6 +81,9 @@ pub fn read_objc_sdk(dir: &Path) -> Result<DeclSet> {
             }
         }
         if !headers.is_empty() {
+            if fw.join("Modules/module.modulemap").is_file() {
+                importable.insert(name.clone());
+            }
             frameworks.push((name, headers, notes.unwrap_or_default()));
         }
     }
@@ -107,7 +111,9 @@ pub fn read_objc_sdk(dir: &Path) -> Result<DeclSet> {
             rd.filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned())),
         );
     }
-    Ok(read_all(frameworks, Some(roots)))
+    let mut out = read_all(frameworks, Some(roots));
+    out.importable = importable;
+    Ok(out)
 }
 
 /// Reads one framework's headers (file name, text) with its API notes (unparsable notes are
