@@ -198,9 +198,24 @@ fn default_index_is_up_to_date() {
     // the shipped index's, type facts aside, but for what the SDK's headers add: the
     // declarations of modules whose headers the graphs did not read (none of their
     // declarations is imported), imported properties the graphs missed, and `swift_wrapper`
-    // constants renamed by the importer's rule
+    // constants renamed by the importer's rule; an approximated imported method may gain
+    // alternate spellings (the SDK reader's), never lose one
     let built = build_index(&[data.as_path()]).expect("build");
+    let gains_alternates = |f: &verity_swift::index::SymbolFacts| {
+        f.objc
+            && f.approximate_name
+            && matches!(
+                f.kind,
+                verity_swift::index::SymbolKind::Method
+                    | verity_swift::index::SymbolKind::TypeMethod
+            )
+    };
     let fact = |f: &verity_swift::index::SymbolFacts| -> String {
+        let alternates = if gains_alternates(f) {
+            Vec::new()
+        } else {
+            f.alternate_titles.clone()
+        };
         format!(
             "{} {} {} {:?} {} {:?}",
             f.module,
@@ -208,9 +223,34 @@ fn default_index_is_up_to_date() {
             f.dotted_path(),
             f.availability,
             f.approximate_name,
-            f.alternate_titles
+            alternates
         )
     };
+    let shipped_alternates: std::collections::HashMap<String, Vec<Vec<String>>> = shipped
+        .iter()
+        .filter(|f| gains_alternates(f))
+        .fold(std::collections::HashMap::new(), |mut m, f| {
+            m.entry(fact(&f))
+                .or_default()
+                .push(f.alternate_titles.clone());
+            m
+        });
+    let lost: Vec<String> = built
+        .iter()
+        .filter(|f| gains_alternates(f) && !f.alternate_titles.is_empty())
+        .filter(|f| {
+            !shipped_alternates.get(&fact(f)).is_some_and(|all| {
+                all.iter()
+                    .any(|a| f.alternate_titles.iter().all(|t| a.contains(t)))
+            })
+        })
+        .map(|f| format!("{} {:?}", fact(&f), f.alternate_titles))
+        .take(3)
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "crates/verity-swift/data/ios17.4.vidx is stale (alternate titles it lacks: {lost:?}): {regenerate}"
+    );
     let renamable = |f: &verity_swift::index::SymbolFacts| {
         f.objc && f.approximate_name && f.kind == verity_swift::index::SymbolKind::TypeProperty
     };

@@ -403,6 +403,20 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
             entry.renamed += 1;
             base_keys.insert(key(d));
         }
+        // an imported method whose name both sources derived: the SDK reader's spellings
+        // (its importer rules, its literal selector spelling) are alternates of the base's
+        // (`canAddInput(_:)` beside the graphs' `canAdd(_:)`, which merged `canAddOutput:`)
+        if d.approximate
+            && s.approximate
+            && matches!(d.kind, SymbolKind::Method | SymbolKind::TypeMethod)
+            && d.kind == s.kind
+        {
+            for a in s.path.last().into_iter().chain(&s.alternates) {
+                if Some(a) != d.path.last() && !d.alternates.contains(a) {
+                    d.alternates.push(a.clone());
+                }
+            }
+        }
         d.ty = s.ty.clone().or(d.ty.take());
         // the parameters, labelled as the base's title labels them (an imported name may
         // be spelled differently by the two sources); a different arity means they are not

@@ -551,3 +551,37 @@ fn importable_frameworks_the_base_lacks_are_added_from_an_sdk_directory() {
     assert!(stats.added() >= 3, "{stats}");
 }
 
+#[test]
+fn the_sdk_readers_spelling_of_an_approximated_method_is_an_alternate() {
+    let headers = vec![(
+        "Cams.h".to_owned(),
+        "NS_ASSUME_NONNULL_BEGIN\n\
+         @interface CMInput : NSObject\n@end\n\
+         @interface CMSession : NSObject\n\
+         @property (nonatomic, readonly) NSArray<CMInput *> *inputs;\n\
+         - (BOOL)canAddInput:(CMInput *)input;\n@end\n\
+         NS_ASSUME_NONNULL_END\n"
+            .to_owned(),
+    )];
+    let sdk = read_objc_framework("Cams", &headers, None);
+    // the graphs derived `canAdd(_:)` (and merged another selector's spelling into it)
+    let mut base = DeclSet {
+        decls: vec![Decl {
+            module: "Cams".into(),
+            path: vec!["CMSession".into(), "canAdd(_:)".into()],
+            kind: SymbolKind::Method,
+            objc: true,
+            approximate: true,
+            selector: Some("canAddInput:".into()),
+            alternates: vec!["canAddOutput(_:)".into()],
+            ..Decl::default()
+        }],
+        ..DeclSet::default()
+    };
+    attach_types(&mut base, &sdk);
+    let d = &base.decls[0];
+    assert_eq!(d.joined(), "CMSession.canAdd(_:)");
+    assert_eq!(d.alternates, ["canAddOutput(_:)", "canAddInput(_:)"]);
+    assert_eq!(d.ty.as_deref(), Some("Bool"));
+}
+

@@ -230,6 +230,10 @@ struct Ctx {
     typed_enums: HashSet<String>,
     enums: HashSet<String>,
     structs: HashSet<String>,
+    /// Each class's and protocol's declared property names (its categories' included).
+    properties: HashMap<String, HashSet<String>>,
+    /// Each class's superclass.
+    superclass: HashMap<String, String>,
 }
 
 fn class_bridge(name: &str) -> Option<&'static str> {
@@ -269,9 +273,29 @@ impl Ctx {
             typed_enums: HashSet::new(),
             enums: HashSet::new(),
             structs: HashSet::new(),
+            properties: HashMap::new(),
+            superclass: HashMap::new(),
         };
         for fw in frameworks {
             for it in &fw.items {
+                if let Item::Class { name, members, .. } | Item::Protocol { name, members, .. } = it
+                {
+                    let props = c.properties.entry(name.clone()).or_default();
+                    for m in members {
+                        if let Member::Property { name, .. } = m {
+                            props.insert(name.clone());
+                        }
+                    }
+                }
+                if let Item::Class {
+                    name,
+                    superclass: Some(sup),
+                    category: None,
+                    ..
+                } = it
+                {
+                    c.superclass.insert(name.clone(), sup.clone());
+                }
                 match it {
                     Item::Class {
                         name,
@@ -369,6 +393,40 @@ impl Ctx {
         }
         c.swift = swift;
         c
+    }
+
+    /// Whether `text` (`Input`), lowercased, or its plural names a property of `class` or of
+    /// a superclass: the importer's `textMatchesPropertyName`, which keeps a type name in a
+    /// method's base name (`canAddInput:` of AVCaptureSession, which has `inputs`, stays
+    /// `canAddInput(_:)`; `addGestureRecognizer:` of UIView, with `gestureRecognizers`, too).
+    fn matches_property(&self, class: &str, text: &str) -> bool {
+        if text.is_empty() {
+            return false;
+        }
+        let name = lower_first(text);
+        let mut forms = vec![name.clone()];
+        match name.strip_suffix('y') {
+            Some(stem) => forms.push(format!("{stem}ies")),
+            None => {
+                forms.push(format!("{name}s"));
+                forms.push(format!("{name}es"));
+            }
+        }
+        let mut cur = Some(class);
+        for _ in 0..32 {
+            let Some(c) = cur else {
+                break;
+            };
+            if self
+                .properties
+                .get(c)
+                .is_some_and(|p| forms.iter().any(|f| p.contains(f)))
+            {
+                return true;
+            }
+            cur = self.superclass.get(c).map(String::as_str);
+        }
+        false
     }
 
     fn explicit_name(&self, name: &str, attrs: &Attrs, is_proto: bool) -> Option<String> {
@@ -1256,7 +1314,12 @@ impl Emitter<'_> {
             None => match ptypes[0]
                 .as_deref()
                 .and_then(|t| strip_type_suffix(first, t))
-            {
+                // the type words stay when they name a property of the class
+                .filter(|b| {
+                    !self
+                        .ctx
+                        .matches_property(class_objc, first.get(b.len()..).unwrap_or(""))
+                }) {
                 Some(b) => (b, "_".to_owned()),
                 None => (first.to_owned(), "_".to_owned()),
             },

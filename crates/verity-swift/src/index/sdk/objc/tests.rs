@@ -578,3 +578,25 @@ fn objc_dump_header() {
         );
     }
 }
+
+#[test]
+fn a_type_name_that_names_a_property_stays_in_the_base_name() {
+    // the importer keeps `Input` in `canAddInput:` because the class has `inputs` (plural
+    // or singular, inherited too); `Output` has no property and goes
+    let set = read(
+        "NS_ASSUME_NONNULL_BEGIN\n\
+         @interface CMInput : NSObject\n@end\n\
+         @interface CMOutput : NSObject\n@end\n\
+         @interface CMBaseSession : NSObject\n\
+         @property (nonatomic, readonly) NSArray<CMInput *> *inputs;\n@end\n\
+         @interface CMSession : CMBaseSession\n\
+         - (BOOL)canAddInput:(CMInput *)input;\n\
+         - (void)addInput:(CMInput *)input;\n\
+         - (void)addOutput:(CMOutput *)output;\n@end\n\
+         NS_ASSUME_NONNULL_END\n",
+        None,
+    );
+    find(&set, "CMSession.canAddInput(_:)");
+    find(&set, "CMSession.addInput(_:)");
+    find(&set, "CMSession.add(_:)");
+}
