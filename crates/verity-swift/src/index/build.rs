@@ -857,6 +857,7 @@ pub(super) fn index_from_decls(set: DeclSet) -> Index {
             (d.constrained, F_CONSTRAINED),
             (d.throws, F_THROWS),
             (d.params.is_some(), F_PARAMS),
+            (d.merged, F_MERGED),
         ] {
             if on {
                 flags |= bit;

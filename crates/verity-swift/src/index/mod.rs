@@ -213,6 +213,8 @@ pub(crate) const F_CONSTRAINED: u16 = 1 << 7;
 pub(crate) const F_THROWS: u16 = 1 << 8;
 /// The symbol's parameters are recorded (possibly none).
 pub(crate) const F_PARAMS: u16 = 1 << 9;
+/// The symbol stands for several overloads of one name (see [`Decl::merged`]).
+pub(crate) const F_MERGED: u16 = 1 << 10;
 
 // Availability entry flags.
 pub(crate) const A_UNAVAILABLE: u8 = 1;

@@ -50,6 +50,9 @@ pub struct Decl {
     pub actor: bool,
     /// Declared in a constrained extension (`extension X where …`).
     pub constrained: bool,
+    /// The symbol stands for several overloads of one name the SDK declares (the graphs
+    /// merged them): its recorded parameter types are one overload's.
+    pub merged: bool,
     /// An `@optional` protocol requirement.
     pub optional_requirement: bool,
     /// The Objective-C selector of an imported method (matching sources; not stored).

@@ -303,6 +303,23 @@ impl fmt::Display for MergeStats {
     }
 }
 
+/// The selector a literal spelling of an imported method names (`seekToTime(_:)` →
+/// `seekToTime:`, `seekToTime(_:completionHandler:)` → `seekToTime:completionHandler:`).
+fn literal_selector(title: &str) -> Option<String> {
+    let labels = super::title_labels(title)?;
+    let base = super::base_name(title);
+    if labels.is_empty() {
+        return Some(base.to_owned());
+    }
+    let mut s = base.to_owned();
+    s.push(':');
+    for l in &labels[1..] {
+        s.push_str(l);
+        s.push(':');
+    }
+    Some(s)
+}
+
 type Key = (String, String, SymbolKind);
 
 fn key(d: &Decl) -> Key {
@@ -350,6 +367,14 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
             by_c_name.entry((d.module.clone(), c.clone())).or_insert(i);
         }
     }
+    // how many declarations of each key the base has: fewer than the SDK's means the graphs
+    // merged overloads of one name into fewer symbols
+    let mut base_count: HashMap<Key, usize> = HashMap::new();
+    for d in &base.decls {
+        if !d.synthesized {
+            *base_count.entry(key(d)).or_default() += 1;
+        }
+    }
     let mut used = vec![false; sdk.decls.len()];
     let mut stats = MergeStats::default();
     let mut base_keys: BTreeSet<Key> = BTreeSet::new();
@@ -380,7 +405,7 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
                     .or_else(|| cands.iter().copied().find(|&i| !used[i]))
                     .or_else(|| cands.first().copied())
             });
-        base_keys.insert(k);
+        base_keys.insert(k.clone());
         let entry = stats.modules.entry(d.module.clone()).or_default();
         let Some(i) = found else {
             entry.unmatched += 1;
@@ -437,6 +462,45 @@ pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
                 }
                 None => d.params = Some(ps.clone()),
                 Some(_) => stats.arity_mismatches += 1,
+            }
+        }
+        // a key the graphs have fewer symbols of than the SDK has declarations whose
+        // parameter types differ stands for several overloads (`toolbarBackground(_:for:)`
+        // taking a `ShapeStyle` or a `Visibility`): marked, its types are one overload's
+        if let (Some(cands), Some(params)) = (by_key.get(&k), d.params.as_ref())
+            && cands.len() > base_count.get(&k).copied().unwrap_or(0)
+            && cands.iter().any(|&j| {
+                sdk.decls[j].params.as_ref().is_some_and(|o| {
+                    o.len() != params.len() || o.iter().zip(params).any(|(a, b)| a.ty != b.ty)
+                })
+            })
+        {
+            d.merged = true;
+        }
+        // a graph symbol that merged several selectors' overloads (an alternate spells
+        // another selector: `seek(to:)` for `seekToDate:` and `seekToTime:`) keeps only the
+        // parameter types they all agree on (a `Date` or a `CMTime`: neither is known)
+        if let (Some(own), Some(params)) = (&d.selector, d.params.as_mut()) {
+            let parent = d.path[..d.path.len().saturating_sub(1)].join(".");
+            for other in d.alternates.iter().filter_map(|a| literal_selector(a)) {
+                if other == *own {
+                    continue;
+                }
+                let key = (d.module.clone(), parent.clone(), other, d.is_async);
+                let Some(o) = by_selector
+                    .get(&key)
+                    .and_then(|&j| sdk.decls[j].params.as_ref())
+                else {
+                    continue;
+                };
+                if o.len() != params.len() {
+                    continue;
+                }
+                for (p, q) in params.iter_mut().zip(o) {
+                    if p.ty != q.ty {
+                        p.ty.clear();
+                    }
+                }
             }
         }
         d.generics = s.generics.clone().or(d.generics.take());

@@ -476,6 +476,7 @@ NS_ASSUME_NONNULL_END
     };
     assert_eq!(attach_types(&mut unrelated, &sdk).added(), 0);
 }
+
 #[test]
 fn importable_frameworks_the_base_lacks_are_added_from_an_sdk_directory() {
     // Pulse has a module map (Swift code can `import Pulse`), nothing else imports its
@@ -585,3 +586,73 @@ fn the_sdk_readers_spelling_of_an_approximated_method_is_an_alternate() {
     assert_eq!(d.ty.as_deref(), Some("Bool"));
 }
 
+#[test]
+fn a_symbol_merging_two_selectors_keeps_only_the_parameter_types_they_share() {
+    let headers = vec![(
+        "Plays.h".to_owned(),
+        "NS_ASSUME_NONNULL_BEGIN\n\
+         typedef struct { long long value; } PYTime;\n\
+         @interface PYPlayer : NSObject\n\
+         - (void)seekToDate:(NSDate *)date;\n\
+         - (void)seekToTime:(PYTime)time;\n\
+         - (void)seekToDate:(NSDate *)date completionHandler:(void (^)(BOOL finished))handler;\n@end\n\
+         NS_ASSUME_NONNULL_END\n"
+            .to_owned(),
+    )];
+    let sdk = read_objc_framework("Plays", &headers, None);
+    let graph = |title: &str, selector: &str, alternates: &[&str]| Decl {
+        module: "Plays".into(),
+        path: vec!["PYPlayer".into(), title.into()],
+        kind: SymbolKind::Method,
+        objc: true,
+        approximate: true,
+        selector: Some(selector.into()),
+        alternates: alternates.iter().map(|a| (*a).to_owned()).collect(),
+        ..Decl::default()
+    };
+    // the graphs merged `seekToTime:` into `seekToDate:`'s symbol (its alternate says so)
+    let mut base = DeclSet {
+        decls: vec![
+            graph("seek(to:)", "seekToDate:", &["seekToTime(_:)"]),
+            graph(
+                "seek(to:completionHandler:)",
+                "seekToDate:completionHandler:",
+                &["seekToDate(_:completionHandler:)"],
+            ),
+        ],
+        ..DeclSet::default()
+    };
+    attach_types(&mut base, &sdk);
+    let merged = base.decls[0].params.as_ref().expect("params");
+    assert_eq!(merged.len(), 1);
+    assert_eq!(merged[0].label, "to");
+    assert_eq!(merged[0].ty, "", "a Date or a PYTime: unknown");
+    // one selector only: its types stay
+    let single = base.decls[1].params.as_ref().expect("params");
+    assert_eq!(single[0].ty, "Date");
+}
+
+#[test]
+fn a_graph_symbol_standing_for_several_swift_overloads_is_marked() {
+    let sdk = read_interface(
+        "Bars",
+        "public protocol Style {}\npublic enum Visibility { case visible }\npublic struct Bar {\n  public func background<S>(_ style: S, for edge: Swift.Int) where S : Bars.Style\n  public func background(_ visibility: Bars.Visibility, for edge: Swift.Int)\n  public func tint(_ t: Swift.Int)\n}\n",
+    );
+    let graph = |path: &[&str]| Decl {
+        module: "Bars".into(),
+        path: path.iter().map(|s| (*s).to_owned()).collect(),
+        kind: SymbolKind::Method,
+        ..Decl::default()
+    };
+    let mut base = DeclSet {
+        decls: vec![
+            graph(&["Bar", "background(_:for:)"]),
+            graph(&["Bar", "tint(_:)"]),
+        ],
+        ..DeclSet::default()
+    };
+    attach_types(&mut base, &sdk);
+    assert!(base.decls[0].merged, "{:?}", base.decls[0]);
+    assert!(base.decls[0].params.is_some());
+    assert!(!base.decls[1].merged);
+}
