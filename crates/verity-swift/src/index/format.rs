@@ -55,6 +55,7 @@ fn bad(what: &str) -> IndexError {
 }
 
 impl<'a> R<'a> {
+    #[inline(always)]
     fn u(&mut self) -> Result<u64> {
         let mut v = 0u64;
         let mut shift = 0;
@@ -71,9 +72,11 @@ impl<'a> R<'a> {
             shift += 7;
         }
     }
+    #[inline(always)]
     fn u32(&mut self) -> Result<u32> {
         u32::try_from(self.u()?).map_err(|_| bad("value out of range"))
     }
+    #[inline]
     fn count(&mut self) -> Result<usize> {
         let n = self.u()?;
         // Every item takes at least one byte.
@@ -82,6 +85,7 @@ impl<'a> R<'a> {
         }
         Ok(n as usize)
     }
+    #[inline]
     fn bytes(&mut self) -> Result<&'a [u8]> {
         let n = self.count()?;
         let s = self
@@ -91,14 +95,17 @@ impl<'a> R<'a> {
         self.at += n;
         Ok(s)
     }
+    #[inline]
     fn str(&mut self) -> Result<&'a str> {
         std::str::from_utf8(self.bytes()?).map_err(|_| bad("invalid UTF-8"))
     }
+    #[inline(always)]
     fn byte(&mut self) -> Result<u8> {
         let b = *self.b.get(self.at).ok_or_else(|| bad("truncated"))?;
         self.at += 1;
         Ok(b)
     }
+    #[inline]
     fn ver(&mut self) -> Result<Version> {
         Ok(Version::new(self.u32()?, self.u32()?, self.u32()?))
     }
@@ -339,16 +346,21 @@ fn decode_payload(p: &[u8]) -> Result<Index> {
         let domain = Domain::from_code(r.byte()?).ok_or_else(|| bad("domain"))?;
         let flags = r.byte()?;
         let present = r.byte()?;
-        let ver = |bit: u8, r: &mut R<'_>| -> Result<Option<Version>> {
-            if present & bit != 0 {
-                Ok(Some(r.ver()?))
-            } else {
-                Ok(None)
-            }
+        let introduced = if present & 1 != 0 {
+            Some(r.ver()?)
+        } else {
+            None
         };
-        let introduced = ver(1, &mut r)?;
-        let deprecated = ver(2, &mut r)?;
-        let obsoleted = ver(4, &mut r)?;
+        let deprecated = if present & 2 != 0 {
+            Some(r.ver()?)
+        } else {
+            None
+        };
+        let obsoleted = if present & 4 != 0 {
+            Some(r.ver()?)
+        } else {
+            None
+        };
         let message = if present & 8 != 0 {
             sid(r.u32()?)?
         } else {
