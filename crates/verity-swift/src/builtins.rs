@@ -282,3 +282,13 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "consuming",
     "copy",
 ];
+
+/// The operators of the language and its standard library (some not declared as functions
+/// in any module's facts): an infix operator spelled like one of these is never reported.
+pub(crate) const LANGUAGE_OPERATORS: &[&str] = &[
+    "=", "->", "?", "!", "&", "??", "...", "..<", "~=", "===", "!==", "&&", "||", "==", "!=", "<",
+    ">", "<=", ">=", "+", "-", "*", "/", "%", "|", "^", "~", "<<", ">>", "&+", "&-", "&*", "&<<",
+    "&>>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "&+=", "&-=", "&*=",
+    "&<<=", "&>>=", ".==", ".!=", ".<", ".>", ".<=", ".>=", ".&", ".|", ".^", ".~", ".&=", ".|=",
+    ".^=",
+];

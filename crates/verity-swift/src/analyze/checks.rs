@@ -629,6 +629,44 @@ impl<'a> Analyzer<'a> {
         })
     }
 
+    /// An infix operator (`a => b`) that no module declares (no symbol of that name in the
+    /// index), the language does not define and the source does not declare (`infix
+    /// operator =>`, `static func => (…)`): missing.
+    pub(super) fn check_operator(&mut self, n: Node<'_>) {
+        let Some(op) = n
+            .child_by_field_name("op")
+            .filter(|o| o.kind() == "custom_operator")
+        else {
+            return;
+        };
+        let name = self.t(op).trim().to_owned();
+        if name.is_empty()
+            || builtins::LANGUAGE_OPERATORS.contains(&name.as_str())
+            || name.chars().any(|c| c.is_alphanumeric() || c == '_')
+        {
+            return;
+        }
+        let declared = self.src.match_indices(name.as_str()).any(|(at, _)| {
+            let before = self.src[..at].trim_end();
+            before.ends_with("operator") || before.ends_with("func")
+        });
+        if declared {
+            return;
+        }
+        let known = self.index.str_id(&name).is_some_and(|b| {
+            !self.index.with_base(b).is_empty() || self.index.with_alt_base(b).next().is_some()
+        });
+        self.out.references += 1;
+        if known {
+            self.out.resolved += 1;
+            return;
+        }
+        self.unresolved_or_miss(
+            format!("operator `{name}` is not declared in the SDK index"),
+            op,
+        );
+    }
+
     pub(super) fn check_macro(&mut self, name: &str, n: Node<'_>) {
         if builtins::DIRECTIVES.contains(&name)
             || self.declared_value(name)

@@ -999,3 +999,22 @@ fn c_structs_have_a_memberwise_initializer() {
         "{f:?}"
     );
 }
+#[test]
+fn undeclared_infix_operators_are_missing() {
+    let bad = check("func f(a: Int, b: Int) -> Int {\n    return a => b\n}\n");
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("operator `=>` is not declared")),
+        "{f:?}"
+    );
+    let ok = check(
+        "infix operator =>\nfunc => (a: Int, b: Int) -> Int { a }\nfunc f(a: Int, b: Int) -> Int {\n    return a => b\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+}
+

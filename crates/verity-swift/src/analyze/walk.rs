@@ -246,6 +246,9 @@ impl<'a> Analyzer<'a> {
             }
             "equality_expression" | "infix_expression" => {
                 self.expect_comparison(n);
+                if n.kind() == "infix_expression" {
+                    self.check_operator(n);
+                }
                 self.visit_children(n, depth);
             }
             "array_literal" => {
