@@ -132,6 +132,8 @@ pub(crate) struct Analyzer<'a> {
     /// The type an implicit member expression must have, by the expression's start byte
     /// (a call argument, an assignment's value, a returned value, a `case` pattern).
     expected: HashMap<usize, Ty>,
+    /// The types of the values the enclosing `switch` statements switch over.
+    switch_subjects: Vec<Ty>,
     /// The parameter types of a closure passed where a known API expects a function, by
     /// the closure's start byte.
     closure_params: HashMap<usize, Vec<Ty>>,
@@ -164,6 +166,7 @@ impl<'a> Analyzer<'a> {
             memo_closure: HashMap::new(),
             memo_incomplete: HashMap::new(),
             expected: HashMap::new(),
+            switch_subjects: Vec::new(),
             closure_params: HashMap::new(),
             returns: Vec::new(),
             type_scopes: Vec::new(),

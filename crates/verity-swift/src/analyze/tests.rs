@@ -430,6 +430,43 @@ fn sdk() -> Index {
         &[("_", "Bool", false)],
         None,
     );
+    // a generic enum with payloads, and a function returning one
+    s.ty("Foundation", "Verdict", K::Enum)
+        .func(
+            "Foundation",
+            "Verdict.verified(_:)",
+            K::EnumCase,
+            "",
+            &[("_", "Signed", false)],
+            None,
+        )
+        .func(
+            "Foundation",
+            "Verdict.unverified(_:_:)",
+            K::EnumCase,
+            "",
+            &[("_", "Signed", false), ("_", "any Error", false)],
+            None,
+        )
+        .func(
+            "Foundation",
+            "latestURL()",
+            K::Func,
+            "Verdict<URL>",
+            &[],
+            None,
+        );
+    // the generic parameters of the types above
+    for d in &mut s.0.decls {
+        match d.joined().as_str() {
+            "Feeds" | "Feeds.Feed" => d.generics = Some("Element".into()),
+            "Verdict" => d.generics = Some("Signed".into()),
+            "IntegerFormatStyle" | "FloatingPointFormatStyle" => {
+                d.generics = Some("Value".into());
+            }
+            _ => {}
+        }
+    }
     for d in &mut s.0.decls {
         if d.module == "UIKit" {
             d.objc = true;
@@ -1000,6 +1037,33 @@ fn c_structs_have_a_memberwise_initializer() {
     );
 }
 #[test]
+fn case_patterns_bind_the_payload_types() {
+    let bad = check(
+        "import Foundation\nfunc f() {\n    if case .verified(let u) = latestURL() {\n        let h = u.hostname\n    }\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
+    let bad = check(
+        "import Foundation\nfunc f() {\n    switch latestURL() {\n    case .verified(let u):\n        let h = u.hostname\n    case .unverified(let u, _):\n        let h = u.host\n    }\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].contains("`URL` has no member `hostname`"), "{f:?}");
+    let ok = check(
+        "import Foundation\nfunc f() {\n    guard case .verified(let u) = latestURL() else { return }\n    let h = u.host\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+}
+
+#[test]
 fn undeclared_infix_operators_are_missing() {
     let bad = check("func f(a: Int, b: Int) -> Int {\n    return a => b\n}\n");
     let f = failures(&bad.criteria.symbols_exist);
@@ -1018,3 +1082,23 @@ fn undeclared_infix_operators_are_missing() {
     );
 }
 
+#[test]
+fn shorthand_optional_bindings_unwrap_the_names_own_value() {
+    let bad = check(
+        "import Foundation\nfinal class Box {\n    private var link: URL?\n    func host() -> String? {\n        guard let link else { return nil }\n        return link.hostname\n    }\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`URL` has no member `hostname`")),
+        "{f:?}"
+    );
+    let ok = check(
+        "import Foundation\nfunc f(link: URL?) {\n    if let link {\n        let h = link.host\n    }\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+}

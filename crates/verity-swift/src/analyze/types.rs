@@ -1075,6 +1075,93 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// An enum case pattern (`.verified(let purchase)`, `case let .unverified(_, error)`,
+    /// given as the sibling nodes that spell it) matched against a value of type `subject`:
+    /// each name it binds gets the case's payload type at its position (`Transaction` for
+    /// `VerificationResult<Transaction>.verified(SignedType)`); unknown when the case, its
+    /// payload or the positions cannot be worked out.
+    pub(super) fn bind_case_pattern(&mut self, nodes: &[Node<'_>], subject: &Ty) {
+        // the case name: the identifier after the (implicit member's) dot
+        let Some(dot) = nodes.iter().position(|k| self.t(*k) == ".") else {
+            return;
+        };
+        let Some(case) = nodes
+            .get(dot + 1)
+            .filter(|k| k.kind() == "simple_identifier")
+        else {
+            return;
+        };
+        let let_before = nodes[..dot]
+            .iter()
+            .any(|k| k.kind() == "value_binding_pattern");
+        // the payload items, in order: a bound name (or none) each
+        let items: Vec<Option<Node<'_>>> = nodes[dot + 2..]
+            .iter()
+            .filter(|k| k.kind() == "pattern")
+            .map(|p| {
+                p.child_by_field_name("bound_identifier").or_else(|| {
+                    let kids = named_children(*p);
+                    match kids.as_slice() {
+                        [id] if let_before && id.kind() == "simple_identifier" => Some(*id),
+                        _ => None,
+                    }
+                })
+            })
+            .collect();
+        if items.iter().all(Option::is_none) {
+            return;
+        }
+        let tys = match subject {
+            Ty::Sdk {
+                path,
+                meta: false,
+                also: None,
+                ..
+            } if subject.source_name().is_none() => {
+                let name = ident(self.t(*case)).to_owned();
+                let closure = self.closure_of(path);
+                let cases: Vec<_> = self
+                    .index
+                    .member_ids_in(&closure, &name)
+                    .into_iter()
+                    .filter(|&id| {
+                        self.index
+                            .sym(id)
+                            .is_some_and(|s| s.kind == SymbolKind::EnumCase)
+                    })
+                    .collect();
+                match cases.as_slice() {
+                    [id] => self.index.sym_params(*id).and_then(|ps| {
+                        (ps.len() == items.len()).then(|| {
+                            let ps: Vec<String> = ps.iter().map(|p| p.1.to_owned()).collect();
+                            let subst = self.subst_for(subject, Some(*id));
+                            ps.iter()
+                                .map(|t| match TypeRef::parse(t) {
+                                    Some(t) => {
+                                        self.ty_of_ref(&t, &subst, subject, Some(path.as_str()), 0)
+                                    }
+                                    None => Ty::Unknown,
+                                })
+                                .collect::<Vec<Ty>>()
+                        })
+                    }),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        for (k, item) in items.iter().enumerate() {
+            if let Some(nm) = item {
+                let t = tys
+                    .as_ref()
+                    .and_then(|v| v.get(k).cloned())
+                    .unwrap_or(Ty::Unknown);
+                let name = self.t(*nm);
+                self.bind(name, t);
+            }
+        }
+    }
+
     /// The element types of a tuple a call returns (`URLSession.data(from:)` gives `(Data,
     /// URLResponse)`), when every candidate the labels fit agrees.
     pub(super) fn infer_tuple(&mut self, v: Node<'_>) -> Option<Vec<Ty>> {

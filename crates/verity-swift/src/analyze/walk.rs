@@ -261,7 +261,26 @@ impl<'a> Analyzer<'a> {
             }
             "switch_statement" => {
                 self.expect_cases(n);
+                let subject = n
+                    .child_by_field_name("expr")
+                    .map_or(Ty::Unknown, |e| self.infer(e, 0));
+                self.switch_subjects.push(subject);
                 self.visit_children(n, depth);
+                self.switch_subjects.pop();
+            }
+            "switch_entry" => {
+                // `case .verified(let transaction):` binds the case's payload in its body
+                self.scopes.push(HashMap::new());
+                let subject = self.switch_subjects.last().cloned().unwrap_or(Ty::Unknown);
+                for sp in named_children(n) {
+                    if sp.kind() == "switch_pattern" {
+                        for p in named_children(sp) {
+                            self.bind_case_pattern(&children(p), &subject);
+                        }
+                    }
+                }
+                self.visit_children(n, depth);
+                self.scopes.pop();
             }
             "statements" => {
                 let g = self.guards.len();
@@ -399,6 +418,11 @@ impl<'a> Analyzer<'a> {
     }
 
     fn visit_conditional(&mut self, n: Node<'_>, depth: usize) {
+        // an `if` / `while` binding is visible in the statement (a `guard`'s after it)
+        let scoped = n.kind() != "guard_statement";
+        if scoped {
+            self.scopes.push(HashMap::new());
+        }
         let g = self.guards.len();
         let mut spec = None;
         let mut negated = false;
@@ -409,16 +433,36 @@ impl<'a> Analyzer<'a> {
                 spec = Some(availability_spec(t));
             }
         }
-        // bindings (`if let x = URL(string:)`) are visible in the enclosing scope here:
-        // conservative (a clash makes the name's type unknown)
+        // `if case .verified(let purchase) = update`: the case's payload, typed
+        let kids = children(n);
+        if let Some(eq) = kids.iter().position(|k| k.kind() == "=")
+            && kids[..eq].iter().any(|k| k.kind() == "case")
+            && let Some(value) = kids[eq + 1..].iter().find(|k| k.is_named())
+        {
+            let subject = self.infer(*value, 0);
+            let start = kids[..eq]
+                .iter()
+                .rposition(|k| k.kind() == "case")
+                .unwrap_or(0);
+            self.bind_case_pattern(&kids[start..eq], &subject);
+        }
+        // `if let x = URL(string:)`, `guard let recorder else …`: the unwrapped value's type
         if let Some(b) = n.child_by_field_name("bound_identifier") {
             let kids = children(n);
             let idx = kids.iter().position(|k| *k == b).unwrap_or(0);
-            let value = kids
-                .iter()
-                .skip(idx + 1)
-                .find(|k| k.is_named() && k.kind() != "value_binding_pattern");
-            let ty = match value {
+            let shorthand = kids
+                .get(idx + 1)
+                .is_none_or(|k| !matches!(k.kind(), "=" | "type_annotation"));
+            let value = if shorthand {
+                // `guard let recorder else …`: the name's own value, unwrapped
+                Some(b)
+            } else {
+                kids.iter()
+                    .skip(idx + 1)
+                    .find(|k| k.is_named() && k.kind() != "value_binding_pattern")
+                    .copied()
+            };
+            let ty = match value.as_ref() {
                 Some(v) => match self.infer(*v, 0) {
                     Ty::Sdk {
                         path, meta, args, ..
@@ -433,7 +477,7 @@ impl<'a> Analyzer<'a> {
                 None => Ty::Unknown,
             };
             let name = self.t(b);
-            self.bind(name, ty);
+            self.bind_fresh(name, ty);
         }
         let mut seen_else = false;
         for c in children(n) {
@@ -458,6 +502,9 @@ impl<'a> Analyzer<'a> {
             }
         }
         self.guards.truncate(g);
+        if scoped {
+            self.scopes.pop();
+        }
     }
 
     fn visit_attribute(&mut self, n: Node<'_>, depth: usize) {
