@@ -465,10 +465,21 @@ impl<'a> Analyzer<'a> {
         if name.is_empty() || matches!(name, "init" | "self") {
             return;
         }
-        if let Some(expected) = self.expected_at(expr)
-            && self.check_implicit_typed(&expected, name, call, n)
-        {
-            return;
+        if let Some(expected) = self.expected_at(expr) {
+            if self.check_implicit_typed(&expected, name, call, n) {
+                return;
+            }
+            if self.generic_expected.contains(&expr.start_byte())
+                && self.missing_static_of_protocol(&expected, name, n)
+            {
+                return;
+            }
+        }
+        if let Some(tys) = self.expected_any.get(&expr.start_byte()).cloned() {
+            let generic = self.generic_expected.contains(&expr.start_byte());
+            if self.check_implicit_overloads(&tys, name, call, n, generic) {
+                return;
+            }
         }
         if self.declared_value(name) {
             return;
@@ -534,6 +545,240 @@ impl<'a> Analyzer<'a> {
                 self.used(format!(".{name}{}", args.display()), compat, n, false, key);
             }
         }
+    }
+
+    /// An implicit member where a call's overloads expect different types (`seek(to: .zero)`
+    /// with `seek(to: Date)` and `seek(to: CMTime)`): the overload whose parameter type has
+    /// the member is the one called (used); a member none of them has is missing, when every
+    /// type's members are known. False when that cannot decide (the caller falls back to the
+    /// name).
+    pub(super) fn check_implicit_overloads(
+        &mut self,
+        tys: &[Ty],
+        name: &str,
+        call: Option<&CallArgs>,
+        n: Node<'_>,
+        generic: bool,
+    ) -> bool {
+        let mut found: Vec<SymId> = Vec::new();
+        let mut undecidable = self.decls.ext_members.contains(name);
+        for t in tys {
+            let Ty::Sdk { path, also, .. } = t else {
+                return false;
+            };
+            let closure = self.closure_of_ty(t);
+            let ids = self.index.member_ids_in(&closure, name);
+            let ids = self.prefer_staticness(ids, true);
+            if ids.is_empty() {
+                let mut roots = vec![path.as_str()];
+                if let Some(a) = also {
+                    roots.push(a.as_str());
+                }
+                // a protocol's conforming types may have it, unless a generic parameter
+                // constrained to it is expected (see `missing_static_of_protocol`)
+                undecidable |= (self.is_protocol(path) && !generic)
+                    || self.roots_incomplete(&roots)
+                    || self.has_dynamic_members(&closure)
+                    || self.objc_near(&closure, name);
+                continue;
+            }
+            let ids = match call {
+                Some(args) => self.compatible_ids(&ids, args),
+                None => ids,
+            };
+            if ids.is_empty() {
+                // the labels may fit another member of that name
+                undecidable = true;
+            }
+            found.extend(ids);
+        }
+        let display = tys
+            .iter()
+            .filter_map(|t| match t {
+                Ty::Sdk { path, .. } => Some(format!("`{path}`")),
+                Ty::Unknown => None,
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        if !found.is_empty() {
+            let key = RefKey {
+                name: name.to_owned(),
+                labels: call.map(CallArgs::all_labels),
+                ..RefKey::default()
+            };
+            let what = match call {
+                Some(a) => format!(".{name}{}", a.display()),
+                None => format!(".{name}"),
+            };
+            self.used(what, found, n, true, key);
+            return true;
+        }
+        if undecidable {
+            return false;
+        }
+        self.out.references += 1;
+        self.unresolved_or_miss(
+            format!("`.{name}` is not a member of any type expected here ({display})"),
+            n,
+        );
+        true
+    }
+
+    /// An implicit member where a generic parameter constrained to a protocol is expected
+    /// (`buttonStyle(.elevated)`, `S: PrimitiveButtonStyle`): Swift looks it up among the
+    /// protocol's static members only (`extension PrimitiveButtonStyle where Self ==
+    /// BorderedButtonStyle { static var bordered }`), never a conforming type's, so a name
+    /// the protocol and its supertypes lack is missing — unless their members may be
+    /// incomplete or the source extends something with that name. True when reported.
+    fn missing_static_of_protocol(&mut self, expected: &Ty, name: &str, n: Node<'_>) -> bool {
+        let Ty::Sdk { path, also, .. } = expected else {
+            return false;
+        };
+        if !self.is_protocol(path) || self.decls.ext_members.contains(name) {
+            return false;
+        }
+        let closure = self.closure_of_ty(expected);
+        if !self.index.member_ids_in(&closure, name).is_empty() {
+            return false;
+        }
+        let mut roots = vec![path.as_str()];
+        if let Some(a) = also {
+            roots.push(a.as_str());
+        }
+        if self.roots_incomplete(&roots)
+            || self.has_dynamic_members(&closure)
+            || self.objc_near(&closure, name)
+        {
+            return false;
+        }
+        let path = path.clone();
+        self.out.references += 1;
+        self.unresolved_or_miss(
+            format!(
+                "`.{name}` is not a static member of `{path}`, the protocol the generic parameter expected here conforms to"
+            ),
+            n,
+        );
+        true
+    }
+
+    /// The types an implicit member (`.number` in `.number.precision(…)`) may have where a
+    /// protocol is expected (a generic parameter constrained to `FormatStyle`): its static
+    /// members in the protocol's constrained extensions (`where Self == IntegerFormatStyle<Int>`,
+    /// `FloatingPointFormatStyle<Double>`, …), when every one's type is a known concrete type.
+    pub(super) fn implicit_candidates(&mut self, t: Node<'_>) -> Option<Vec<Ty>> {
+        if t.kind() != "simple_identifier" {
+            return None;
+        }
+        let root = self.implicit_root(t)?;
+        let Some(Ty::Sdk { path, .. }) = self.expected_at(root) else {
+            return None;
+        };
+        if !self.is_protocol(&path) {
+            return None;
+        }
+        let name = ident(self.t(t)).to_owned();
+        let closure = self.closure_of(&path);
+        let ids = self.index.member_ids_in(&closure, &name);
+        let ids = self.prefer_staticness(ids, true);
+        if ids.is_empty() {
+            return None;
+        }
+        let recv = Ty::meta(&path);
+        let mut out: Vec<Ty> = Vec::new();
+        for id in ids {
+            let ty = self.member_ty(&recv, id);
+            let Ty::Sdk {
+                path: p,
+                meta: false,
+                ..
+            } = &ty
+            else {
+                return None;
+            };
+            if self.is_protocol(p) || ty.source_name().is_some() {
+                return None;
+            }
+            if !out
+                .iter()
+                .any(|o| matches!(o, Ty::Sdk { path: q, .. } if q == p))
+            {
+                out.push(ty);
+            }
+        }
+        Some(out)
+    }
+
+    /// `x.name` where `x` is one of several known types (see [`Self::implicit_candidates`]):
+    /// used when some type has the member, missing when none has it and every type's members
+    /// are known; else by name.
+    pub(super) fn check_member_of_any(
+        &mut self,
+        tys: &[Ty],
+        name: &str,
+        call: Option<&CallArgs>,
+        n: Node<'_>,
+        display: &str,
+    ) {
+        let mut found: Vec<SymId> = Vec::new();
+        let mut undecidable = self.declared_value(name)
+            || matches!(
+                name,
+                "rawValue" | "hashValue" | "hash" | "description" | "debugDescription"
+            );
+        for t in tys {
+            let Ty::Sdk { path, .. } = t else {
+                undecidable = true;
+                continue;
+            };
+            let closure = self.closure_of_ty(t);
+            let ids = self.index.member_ids_in(&closure, name);
+            let ids = self.prefer_staticness(ids, false);
+            if ids.is_empty() {
+                undecidable |= self.roots_incomplete(&[path.as_str()])
+                    || self.has_dynamic_members(&closure)
+                    || self.objc_near(&closure, name);
+                continue;
+            }
+            let ids = match call {
+                Some(args) => self.compatible_ids(&ids, args),
+                None => ids,
+            };
+            if ids.is_empty() {
+                undecidable = true;
+            }
+            found.extend(ids);
+        }
+        if !found.is_empty() {
+            let key = RefKey {
+                name: name.to_owned(),
+                labels: call.map(CallArgs::all_labels),
+                ..RefKey::default()
+            };
+            let what = match call {
+                Some(a) => format!("{display}.{name}{}", a.display()),
+                None => format!("{display}.{name}"),
+            };
+            self.used(what, found, n, true, key);
+            return;
+        }
+        if undecidable {
+            self.name_only(name, call, n);
+            return;
+        }
+        let types = tys
+            .iter()
+            .filter_map(|t| match t {
+                Ty::Sdk { path, .. } => Some(format!("`{path}`")),
+                Ty::Unknown => None,
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.out.references += 1;
+        self.unresolved_or_miss(
+            format!("`{display}` (one of {types}) has no member `{name}` in the SDK index"),
+            n,
+        );
     }
 
     /// An implicit member looked up in the type the expression must have; false when that

@@ -101,17 +101,23 @@ fn arg_nodes<'t>(call: Node<'t>) -> Vec<Node<'t>> {
     out
 }
 
-/// One type all candidates agree on.
-fn agree(tys: Vec<Ty>) -> Ty {
+/// One type all candidates agree on. Candidates that differ only in optionality
+/// (`design: Font.Design? = nil` beside an older `design: Font.Design = .default`) agree on
+/// the optional: an implicit member there is one of the wrapped type's (or `Optional`'s).
+pub(super) fn agree(tys: Vec<Ty>) -> Ty {
     let mut it = tys.into_iter();
     let Some(first) = it.next() else {
         return Ty::Unknown;
     };
-    if it.all(|t| t == first) {
-        first
-    } else {
-        Ty::Unknown
+    let mut optional = matches!(&first, Ty::Sdk { also: Some(a), .. } if a == "Optional");
+    let base = first.unwrapped();
+    for t in it {
+        optional |= matches!(&t, Ty::Sdk { also: Some(a), .. } if a == "Optional");
+        if t.unwrapped() != base {
+            return Ty::Unknown;
+        }
     }
+    if optional { base.optional() } else { base }
 }
 
 impl<'a> Analyzer<'a> {
@@ -144,9 +150,17 @@ impl<'a> Analyzer<'a> {
                     return None;
                 }
                 let name = nav_name(callee, self.src)?;
-                let recv = self.infer(target, 0);
+                let mut recv = self.infer(target, 0);
                 if recv == Ty::Unknown {
                     return None;
+                }
+                // the source's own type: a member it does not declare is its SDK supertype's
+                let own = recv.source_name().map(str::to_owned);
+                if let Some(own) = own
+                    && matches!(recv, Ty::Sdk { meta: false, .. })
+                {
+                    let sup = self.source_super_for(&own, &name)?;
+                    recv = Ty::sdk(&sup);
                 }
                 let closure = self.closure_of_ty(&recv);
                 let ids = self.index.member_ids_in(&closure, &name);
@@ -158,6 +172,23 @@ impl<'a> Analyzer<'a> {
                 let implicit = callee
                     .child_by_field_name("operation")
                     .is_some_and(|o| self.t(o) == ".");
+                if implicit
+                    && t.kind() == "navigation_expression"
+                    && let Some(inner) = t.child_by_field_name("target")
+                    && let Some(name) = nav_name(t, self.src)
+                {
+                    // `.dateTime.weekday(.wide)`: a method of the chain's receiver
+                    let recv = self.infer(inner, 0);
+                    if !matches!(recv, Ty::Sdk { meta: false, .. }) || recv.source_name().is_some()
+                    {
+                        return None;
+                    }
+                    let closure = self.closure_of_ty(&recv);
+                    let ids = self.index.member_ids_in(&closure, &name);
+                    let ids = self.prefer_staticness(ids, false);
+                    let ids = self.compatible_ids(&ids, args);
+                    return (!ids.is_empty()).then_some((recv, ids));
+                }
                 if !implicit || t.kind() != "simple_identifier" {
                     return None;
                 }
@@ -188,6 +219,7 @@ impl<'a> Analyzer<'a> {
             return;
         }
         let Some((recv, ids)) = self.callee(call, args) else {
+            self.expect_local_fn_args(call, args, &nodes);
             return;
         };
 
@@ -225,6 +257,19 @@ impl<'a> Analyzer<'a> {
                             .and_then(|&pi| self.closure_param_tys(&recv, *id, pi, &bound)),
                     );
                 }
+                // a closure that lists its parameters cannot be passed where a function of
+                // another arity is expected (`AsyncStream { continuation in … }` is not
+                // `init(unfolding:onCancel:)`, whose function takes none)
+                if let Some(n) = explicit_arity(*node) {
+                    let fits: Vec<Option<Vec<Ty>>> = per
+                        .iter()
+                        .filter(|p| p.as_ref().is_none_or(|t| t.len() == n))
+                        .cloned()
+                        .collect();
+                    if !fits.is_empty() {
+                        per = fits;
+                    }
+                }
                 if let Some(tys) = agree_each(per) {
                     self.closure_params.insert(node.start_byte(), tys);
                 }
@@ -240,8 +285,102 @@ impl<'a> Analyzer<'a> {
             if let Some(t) = self.memberwise_field_ty(&recv, args, ai) {
                 tys.push(t);
             }
-            let t = agree(tys);
+            let t = agree(tys.clone());
             if t != Ty::Unknown {
+                if aligned
+                    .iter()
+                    .all(|(id, a)| a.get(ai).is_some_and(|&pi| self.param_is_generic(*id, pi)))
+                {
+                    self.generic_expected.insert(node.start_byte());
+                }
+                self.expected.insert(node.start_byte(), t);
+            } else if tys
+                .iter()
+                .all(|t| matches!(t, Ty::Sdk { meta: false, .. }) && t.source_name().is_none())
+                // every overload is known (none stands for several)
+                && !aligned.iter().any(|(id, _)| self.sym_merged(*id))
+            {
+                // overloads that disagree (`seek(to: Date)`, `seek(to: CMTime)`): an implicit
+                // member there is one of some overload's parameter type
+                let mut distinct: Vec<Ty> = Vec::new();
+                for t in tys {
+                    if !distinct.contains(&t) {
+                        distinct.push(t);
+                    }
+                }
+                if aligned
+                    .iter()
+                    .all(|(id, a)| a.get(ai).is_some_and(|&pi| self.param_is_generic(*id, pi)))
+                {
+                    self.generic_expected.insert(node.start_byte());
+                }
+                self.expected_any.insert(node.start_byte(), distinct);
+            }
+        }
+    }
+
+    /// Whether parameter `pi` of `id` is typed by one of its generic parameters (`S` in
+    /// `buttonStyle<S>(_ style: S) where S : PrimitiveButtonStyle`).
+    fn param_is_generic(&self, id: SymId, pi: usize) -> bool {
+        // a symbol standing for several overloads: another may take a concrete type there
+        if self.sym_merged(id) {
+            return false;
+        }
+        let Some(params) = self.index.sym_params(id) else {
+            return false;
+        };
+        let Some(t) = params.get(pi).and_then(|p| TypeRef::parse(p.1)) else {
+            return false;
+        };
+        let TypeRef::Named(comps) = t.unwrapped() else {
+            return false;
+        };
+        let [c] = comps.as_slice() else {
+            return false;
+        };
+        // … and decided by that argument alone: a generic parameter another parameter
+        // mentions (`focused(_: FocusState<Value>.Binding, equals: Value)`) is bound there
+        let mentioned_elsewhere = params.iter().enumerate().any(|(k, p)| {
+            k != pi
+                && p.1
+                    .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                    .any(|w| w == c.name)
+        });
+        c.args.is_empty()
+            && !mentioned_elsewhere
+            && self
+                .index
+                .sym_generics(id)
+                .is_some_and(|g| super::typing::generic_names(g).contains(&c.name))
+    }
+
+    /// `completionHandler([.alert, .sound])` where `completionHandler` is a parameter of
+    /// function type: each argument must have that function's parameter type.
+    fn expect_local_fn_args(&mut self, call: Node<'_>, args: &CallArgs, nodes: &[Node<'_>]) {
+        let callee = match trailing_of(call) {
+            Some(inner) => inner.named_child(0),
+            None => call.named_child(0),
+        };
+        let Some(callee) = callee.filter(|c| c.kind() == "simple_identifier") else {
+            return;
+        };
+        let name = ident(self.t(callee)).to_owned();
+        let Some(params) = self.local_fn(&name).cloned() else {
+            return;
+        };
+        // a function value's call has no argument labels
+        if args.labels.iter().any(|l| l != "_")
+            || args.labels.len() + args.trailing.len() != params.len()
+            || nodes.len() != params.len()
+        {
+            return;
+        }
+        for (node, t) in nodes.iter().zip(params) {
+            if node.kind() != "lambda_literal"
+                && wants_type(*node, self.src)
+                && matches!(t, Ty::Sdk { meta: false, .. })
+                && t.source_name().is_none()
+            {
                 self.expected.insert(node.start_byte(), t);
             }
         }
@@ -727,6 +866,26 @@ fn wants_type(n: Node<'_>, src: &str) -> bool {
             .is_some_and(|t| t.starts_with('.'))
         || (n.kind() == "array_literal"
             && named_children(n).into_iter().any(|e| wants_type(e, src)))
+}
+
+/// The number of parameters a closure literal lists (`a, b in`), if it lists them.
+fn explicit_arity(lambda: Node<'_>) -> Option<usize> {
+    for c in named_children(lambda) {
+        if c.kind() != "lambda_function_type" {
+            continue;
+        }
+        for p in named_children(c) {
+            if p.kind() == "lambda_function_type_parameters" {
+                return Some(
+                    named_children(p)
+                        .into_iter()
+                        .filter(|x| x.kind() == "lambda_parameter")
+                        .count(),
+                );
+            }
+        }
+    }
+    None
 }
 
 /// A type without generic arguments (an option set is never generic).

@@ -132,8 +132,22 @@ pub(crate) struct Analyzer<'a> {
     /// The type an implicit member expression must have, by the expression's start byte
     /// (a call argument, an assignment's value, a returned value, a `case` pattern).
     expected: HashMap<usize, Ty>,
+    /// The types an implicit member expression may have when a call's overloads disagree
+    /// on its parameter's type, by the expression's start byte.
+    expected_any: HashMap<usize, Vec<Ty>>,
+    /// Implicit member expressions whose expected type is a generic parameter constrained to
+    /// a protocol (by start byte): only the protocol's static members (its constrained
+    /// extensions') can be meant, never a conforming type's.
+    generic_expected: std::collections::HashSet<usize>,
+    /// The parameter types of locals of function type (a `completionHandler:
+    /// @escaping (UNNotificationPresentationOptions) -> Void` parameter), by the index in
+    /// `scopes` of the scope that binds them and their name.
+    local_fns: HashMap<(usize, String), Vec<Ty>>,
     /// The types of the values the enclosing `switch` statements switch over.
     switch_subjects: Vec<Ty>,
+    /// The SDK supertypes the source's own types are declared (or extended) with, by name
+    /// (`View` for `struct Panel: View`).
+    source_supers: HashMap<String, Vec<String>>,
     /// The parameter types of a closure passed where a known API expects a function, by
     /// the closure's start byte.
     closure_params: HashMap<usize, Vec<Ty>>,
@@ -166,7 +180,11 @@ impl<'a> Analyzer<'a> {
             memo_closure: HashMap::new(),
             memo_incomplete: HashMap::new(),
             expected: HashMap::new(),
+            expected_any: HashMap::new(),
+            generic_expected: std::collections::HashSet::new(),
+            local_fns: HashMap::new(),
             switch_subjects: Vec::new(),
+            source_supers: HashMap::new(),
             closure_params: HashMap::new(),
             returns: Vec::new(),
             type_scopes: Vec::new(),

@@ -201,6 +201,13 @@ impl<'a> Analyzer<'a> {
         out
     }
 
+    /// Whether the symbol stands for several overloads (see `Decl::merged`).
+    pub(super) fn sym_merged(&self, id: SymId) -> bool {
+        self.index
+            .sym(id)
+            .is_some_and(|s| s.flags & crate::index::F_MERGED != 0)
+    }
+
     pub(super) fn sym_is_objc(&self, id: SymId) -> bool {
         self.index
             .sym(id)

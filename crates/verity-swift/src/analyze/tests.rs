@@ -369,7 +369,7 @@ fn sdk() -> Index {
     // a class whose subclasses reach its properties through implicit `self`
     // an imported C struct: a field, and an overlay initializer of another type
     s.ty("UIKit", "UIPad", K::Struct)
-        .member("UIKit", "UIPad.width", K::Property, "Bool")
+        .member("UIKit", "UIPad.width", K::Property, "Font.Weight")
         .func(
             "UIKit",
             "UIPad.init(width:)",
@@ -430,6 +430,84 @@ fn sdk() -> Index {
         &[("_", "Bool", false)],
         None,
     );
+    // overloads whose parameter types disagree (`seek(to: Date)`, `seek(to: Stamp)`)
+    s.ty("Foundation", "Scrubber", K::Class)
+        .func(
+            "Foundation",
+            "Scrubber.seek(to:)",
+            K::Method,
+            "Void",
+            &[("to", "Date", false)],
+            None,
+        )
+        .func(
+            "Foundation",
+            "Scrubber.seek(to:)",
+            K::Method,
+            "Void",
+            &[("to", "Scrubber.Stamp", false)],
+            None,
+        )
+        .ty("Foundation", "Scrubber.Stamp", K::Struct)
+        .member(
+            "Foundation",
+            "Scrubber.Stamp.zero",
+            K::TypeProperty,
+            "Scrubber.Stamp",
+        );
+    // overloads that differ in the optionality of a parameter
+    s.ty("Swift", "Double", K::Struct)
+        .func(
+            "SwiftUI",
+            "Font.system(size:design:)",
+            K::TypeMethod,
+            "Font",
+            &[("size", "Double", false), ("design", "Font.Design?", true)],
+            None,
+        )
+        .func(
+            "SwiftUI",
+            "Font.system(size:design:)",
+            K::TypeMethod,
+            "Font",
+            &[("size", "Double", false), ("design", "Font.Design", true)],
+            None,
+        )
+        .ty("SwiftUI", "Font.Design", K::Struct)
+        .member(
+            "SwiftUI",
+            "Font.Design.rounded",
+            K::TypeProperty,
+            "Font.Design",
+        );
+    // a closure-taking initializer beside one whose function takes no parameter
+    s.ty("Swift", "Feeds", K::Struct)
+        .func(
+            "Swift",
+            "Feeds.init(_:)",
+            K::Init,
+            "Self",
+            &[("_", "(Feeds<Element>.Feed) -> Void", false)],
+            None,
+        )
+        .func(
+            "Swift",
+            "Feeds.init(unfolding:)",
+            K::Init,
+            "Self",
+            &[("unfolding", "() async -> Element?", false)],
+            None,
+        )
+        .ty("Swift", "Feeds.Feed", K::Struct)
+        .func(
+            "Swift",
+            "Feeds.Feed.yield(_:)",
+            K::Method,
+            "Void",
+            &[("_", "Element", false)],
+            None,
+        )
+        .func("Swift", "Feeds.Feed.finish()", K::Method, "Void", &[], None);
     // a generic enum with payloads, and a function returning one
     s.ty("Foundation", "Verdict", K::Enum)
         .func(
@@ -455,6 +533,46 @@ fn sdk() -> Index {
             "Verdict<URL>",
             &[],
             None,
+        );
+    // a protocol whose static members live in constrained extensions
+    s.ty("Foundation", "FormatStyle", K::Protocol)
+        .member(
+            "Foundation",
+            "FormatStyle.number",
+            K::TypeProperty,
+            "IntegerFormatStyle<Int>",
+        )
+        .member(
+            "Foundation",
+            "FormatStyle.number",
+            K::TypeProperty,
+            "FloatingPointFormatStyle<Double>",
+        )
+        .ty("Foundation", "IntegerFormatStyle", K::Struct)
+        .func(
+            "Foundation",
+            "IntegerFormatStyle.precision(_:)",
+            K::Method,
+            "Self",
+            &[("_", "Int", false)],
+            None,
+        )
+        .ty("Foundation", "FloatingPointFormatStyle", K::Struct)
+        .func(
+            "Foundation",
+            "FloatingPointFormatStyle.precision(_:)",
+            K::Method,
+            "Self",
+            &[("_", "Int", false)],
+            None,
+        )
+        .func(
+            "Foundation",
+            "Double.formatted(_:)",
+            K::Method,
+            "String",
+            &[("_", "F", false)],
+            Some("F: FormatStyle"),
         );
     // the generic parameters of the types above
     for d in &mut s.0.decls {
@@ -668,12 +786,14 @@ fn protocol_expected_types_look_in_the_protocol_then_fall_back() {
         "{:?}",
         messages(&ok.criteria.symbols_exist)
     );
-    // a name the protocol lacks may belong to a conforming type: name-only, no alarm
+    // a generic parameter constrained to the protocol: only the protocol's static members
+    // can be meant (a conforming type's never are), so a name it lacks is missing
     let other = check("import SwiftUI\nlet v = Text(\"a\").foregroundStyle(.medium)\n");
+    let f = failures(&other.criteria.symbols_exist);
     assert!(
-        other.symbols_exist,
-        "{:?}",
-        messages(&other.criteria.symbols_exist)
+        f.iter()
+            .any(|m| m.contains("`.medium` is not a static member of `ShapeStyle`")),
+        "{f:?}"
     );
 }
 
@@ -1022,8 +1142,8 @@ fn type_generics_bound_by_initializer_arguments_and_own_type_instances() {
 
 #[test]
 fn c_structs_have_a_memberwise_initializer() {
-    // the field is a `Bool`, the overlay's initializer takes an `Int`: which one the call
-    // means is not decided, so `.heavy` is not judged against `Int` alone
+    // the field is a `Font.Weight`, the overlay's initializer takes an `Int`: `.heavy` is
+    // judged against both, not against `Int` alone
     let r = check("import UIKit\nlet p = UIPad(width: .heavy)\n");
     assert!(r.symbols_exist, "{:?}", messages(&r.criteria.symbols_exist));
     // a struct the source declares in Swift has no such second initializer
@@ -1036,6 +1156,92 @@ fn c_structs_have_a_memberwise_initializer() {
         "{f:?}"
     );
 }
+
+#[test]
+fn an_implicit_member_picks_the_overload_whose_parameter_type_has_it() {
+    let ok = check("import Foundation\nfunc f(s: Scrubber) {\n    s.seek(to: .zero)\n}\n");
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check("import Foundation\nfunc f(s: Scrubber) {\n    s.seek(to: .origin)\n}\n");
+    let f = failures(&bad.criteria.symbols_exist);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].contains("`.origin` is not a member of any type expected here"),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn overloads_differing_in_optionality_expect_the_wrapped_type() {
+    let ok =
+        check("import SwiftUI\nlet t = Text(\"x\").font(.system(size: 28, design: .rounded))\n");
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad =
+        check("import SwiftUI\nlet t = Text(\"x\").font(.system(size: 28, design: .round))\n");
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`.round` is not a member of `Font.Design?`")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn a_closure_listing_its_parameters_excludes_overloads_of_another_arity() {
+    let ok = check(
+        "func f() {\n    let s = Feeds { feed in\n        feed.yield(1)\n        feed.finish()\n    }\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check("func f() {\n    let s = Feeds { feed in\n        feed.complete()\n    }\n}\n");
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`Feeds.Feed` has no member `complete`")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn arguments_of_a_function_typed_parameter_expect_its_parameter_types() {
+    let ok = check(
+        "import SwiftUI\nfunc f(done: @escaping (Font.Weight) -> Void) {\n    done(.heavy)\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(
+        "import SwiftUI\nfunc f(done: @escaping (Font.Weight) -> Void) {\n    done(.medium)\n}\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`.medium` is not a member of `Font.Weight`")),
+        "{f:?}"
+    );
+    // a local of the same name bound again is not that function
+    let ok = check(
+        "import SwiftUI\nfunc f(done: @escaping (Font.Weight) -> Void) {\n    let g = { (x: Int) in\n        let done = 1\n    }\n}\nfunc h(done: Int) {\n    let x = done\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+}
+
 #[test]
 fn case_patterns_bind_the_payload_types() {
     let bad = check(
@@ -1064,6 +1270,27 @@ fn case_patterns_bind_the_payload_types() {
 }
 
 #[test]
+fn members_of_an_implicit_member_of_a_protocol_are_looked_up_in_every_candidate() {
+    let ok = check(
+        "import Foundation\nlet x: Double = 1.5\nlet s = x.formatted(.number.precision(2))\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(
+        "import Foundation\nlet x: Double = 1.5\nlet s = x.formatted(.number.decimalPlaces(1))\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("has no member `decimalPlaces`")),
+        "{f:?}"
+    );
+}
+
+#[test]
 fn undeclared_infix_operators_are_missing() {
     let bad = check("func f(a: Int, b: Int) -> Int {\n    return a => b\n}\n");
     let f = failures(&bad.criteria.symbols_exist);
@@ -1080,6 +1307,33 @@ fn undeclared_infix_operators_are_missing() {
         "{:?}",
         messages(&ok.criteria.symbols_exist)
     );
+}
+
+#[test]
+fn the_sources_own_views_take_their_supertypes_modifiers() {
+    let ok = check(
+        "import SwiftUI\nstruct Badge: View {\n    var body: some View { Text(\"x\") }\n}\nlet v = Badge().font(.title)\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let bad = check(
+        "import SwiftUI\nstruct Badge: View {\n    var body: some View { Text(\"x\") }\n}\nlet v = Badge().font(.headline2)\n",
+    );
+    let f = failures(&bad.criteria.symbols_exist);
+    assert!(
+        f.iter()
+            .any(|m| m.contains("`.headline2` is not a member of `Font?`")),
+        "{f:?}"
+    );
+    // a method of that name the source declares is its own
+    let own = check(
+        "import SwiftUI\nstruct Badge: View {\n    var body: some View { Text(\"x\") }\n    func font(_ x: Int) -> Badge { self }\n}\nlet v = Badge().font(.headline2)\n",
+    );
+    let f = failures(&own.criteria.symbols_exist);
+    assert!(!f.iter().any(|m| m.contains("`Font?`")), "{f:?}");
 }
 
 #[test]

@@ -219,6 +219,7 @@ impl<'a> Analyzer<'a> {
         if name.is_empty() || name == "_" {
             return;
         }
+        self.forget_local_fn(name);
         if let Some(scope) = self.scopes.last_mut() {
             match scope.get(name) {
                 Some(prev) if *prev != ty => {
@@ -237,9 +238,25 @@ impl<'a> Analyzer<'a> {
         if name.is_empty() || name == "_" {
             return;
         }
+        self.forget_local_fn(name);
         if let Some(scope) = self.scopes.last_mut() {
             scope.insert(name.to_owned(), ty);
         }
+    }
+
+    /// A name bound again in the innermost scope is no longer a function parameter bound
+    /// there before (nor one of an earlier scope at that depth).
+    fn forget_local_fn(&mut self, name: &str) {
+        if !self.local_fns.is_empty() {
+            let at = self.scopes.len().saturating_sub(1);
+            self.local_fns.remove(&(at, name.to_owned()));
+        }
+    }
+
+    /// The parameter types of the function-typed local `name` (the innermost binding).
+    pub(super) fn local_fn(&self, name: &str) -> Option<&Vec<Ty>> {
+        let at = self.scopes.iter().rposition(|s| s.contains_key(name))?;
+        self.local_fns.get(&(at, name.to_owned()))
     }
 
     /// The type an implicit member expression starting at `n` must have, if known.
@@ -271,6 +288,13 @@ impl<'a> Analyzer<'a> {
                         Some(Ty::Sdk { path, .. }) if !self.is_protocol(&path) => {
                             self.property_result(&Ty::meta(&path), &name)
                         }
+                        // a protocol's: the one concrete type its constrained extensions give
+                        Some(Ty::Sdk { .. }) => match self.implicit_candidates(n) {
+                            Some(tys) if tys.len() == 1 => {
+                                tys.into_iter().next().unwrap_or(Ty::Unknown)
+                            }
+                            _ => Ty::Unknown,
+                        },
                         _ => Ty::Unknown,
                     };
                 }
@@ -520,6 +544,26 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// The one SDK supertype of the source's own type `own` that has a member `name` the
+    /// source declares nowhere (`presentationDetents` of `View` for `struct Panel: View`).
+    pub(super) fn source_super_for(&mut self, own: &str, name: &str) -> Option<String> {
+        if self.declared_value(name) {
+            return None;
+        }
+        let supers = self.source_supers.get(own).cloned().unwrap_or_default();
+        let mut found = None;
+        for p in supers {
+            let closure = self.closure_of(&p);
+            if !self.index.member_ids_in(&closure, name).is_empty() {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(p);
+            }
+        }
+        found
+    }
+
     /// `self.name`: a property the enclosing type declares (with its known type), else one
     /// of the SDK types it inherits or extends.
     fn self_member(&mut self, name: &str) -> Ty {
@@ -661,13 +705,18 @@ impl<'a> Analyzer<'a> {
         else {
             return Ty::Unknown;
         };
-        if recv.source_name().is_some() {
+        if let Some(own) = recv.source_name() {
             // a method of the source's own type: the written result type of the source's
-            // functions of that name
-            return if *meta {
-                Ty::Unknown
-            } else {
-                self.source_funcs.get(name).cloned().unwrap_or(Ty::Unknown)
+            // functions of that name; one the source does not declare, its SDK supertypes'
+            if *meta {
+                return Ty::Unknown;
+            }
+            if let Some(t) = self.source_funcs.get(name) {
+                return t.clone();
+            }
+            return match self.source_super_for(own, name) {
+                Some(sup) => self.call_result(&Ty::sdk(&sup), name, args),
+                None => Ty::Unknown,
             };
         }
         let closure = self.closure_of_ty(recv);
@@ -872,6 +921,20 @@ impl<'a> Analyzer<'a> {
                     Some(_) => {}
                     None => {
                         self.source_funcs.insert(name, ty);
+                    }
+                }
+            }
+            if n.kind() == "class_declaration"
+                && let Some(name) = n.child_by_field_name("name")
+            {
+                let name = ident(self.t(name).trim()).to_owned();
+                if self.declared_type(&name) {
+                    let supers = self.supertypes_written(n);
+                    let known = self.source_supers.entry(name).or_default();
+                    for p in supers {
+                        if !known.contains(&p) {
+                            known.push(p);
+                        }
                     }
                 }
             }
@@ -1273,6 +1336,23 @@ impl<'a> Analyzer<'a> {
                     {
                         let name = self.t(name);
                         self.bind(name, ty);
+                        // a parameter of function type: what its calls' arguments must be
+                        let fn_params = named_children(c)
+                            .into_iter()
+                            .find(|x| x.kind() == "function_type")
+                            .and_then(|f| self.source_type_ref(f))
+                            .and_then(|t| match t {
+                                TypeRef::Function { params, .. } => Some(params),
+                                _ => None,
+                            });
+                        if let Some(ps) = fn_params {
+                            let tys = ps
+                                .iter()
+                                .map(|p| self.ty_of_ref(p, &Vec::new(), &Ty::Unknown, None, 0))
+                                .collect();
+                            let at = self.scopes.len().saturating_sub(1);
+                            self.local_fns.insert((at, ident(name).to_owned()), tys);
+                        }
                     }
                 }
                 "lambda_function_type" => {

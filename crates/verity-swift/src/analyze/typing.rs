@@ -31,14 +31,24 @@ pub(super) fn generic_names(sig: &str) -> Vec<String> {
 }
 
 /// The single protocol a generic parameter is constrained to in a signature (`S` in
-/// `S: ShapeStyle`), when that is its only constraint.
+/// `S: ShapeStyle`, or in a where clause's `S : FormatStyle`), when that is its only
+/// conformance requirement.
 fn generic_constraint(sig: &str, name: &str) -> Option<String> {
-    split_top_level(sig, ',').into_iter().find_map(|p| {
-        let (lhs, rhs) = p.trim().split_once(':')?;
+    let mut found: Option<String> = None;
+    for p in split_top_level(sig, ',') {
+        let Some((lhs, rhs)) = p.trim().split_once(':') else {
+            continue;
+        };
+        if lhs.trim() != name || lhs.contains("==") {
+            continue;
+        }
         let rhs = rhs.trim();
-        (lhs.trim() == name && !lhs.ends_with(' ') && !rhs.contains('&') && !rhs.contains('<'))
-            .then(|| rhs.to_owned())
-    })
+        if rhs.contains('&') || rhs.contains('<') || found.as_deref().is_some_and(|f| f != rhs) {
+            return None;
+        }
+        found = Some(rhs.to_owned());
+    }
+    found
 }
 
 impl<'a> Analyzer<'a> {
@@ -419,7 +429,16 @@ mod tests {
             generic_constraint("S: ShapeStyle", "S").as_deref(),
             Some("ShapeStyle")
         );
-        assert_eq!(generic_constraint("S : ShapeStyle", "S"), None);
+        // a where clause's requirement on the parameter itself is the same constraint
+        assert_eq!(
+            generic_constraint(
+                "S, S : FormatStyle, S.FormatInput : BinaryFloatingPoint",
+                "S"
+            )
+            .as_deref(),
+            Some("FormatStyle")
+        );
         assert_eq!(generic_constraint("S: A & B", "S"), None);
+        assert_eq!(generic_constraint("S: A, S : B", "S"), None);
     }
 }

@@ -671,6 +671,13 @@ impl<'a> Analyzer<'a> {
             return;
         }
         let recv = self.infer(t, 0);
+        if recv == Ty::Unknown
+            && name != "init"
+            && let Some(tys) = self.implicit_candidates(t)
+        {
+            self.check_member_of_any(&tys, &name, call, sfx, self.t(t));
+            return;
+        }
         let display = match &recv {
             Ty::Sdk { path, .. } => path.clone(),
             Ty::Unknown => self.t(t).chars().take(40).collect(),
