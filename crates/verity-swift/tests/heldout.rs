@@ -32,13 +32,14 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 /// symbols_exist 0.863 / 0.452 and no_deprecated 0.863 / 0.904; no_deprecated's precision
 /// reached 1.0 once a member of an unknown receiver stopped matching types the source never
 /// names, symbols_exist's with tuning round 3 (the index's missing frameworks and the C
-/// structs' memberwise initializers; `tests/heldout2/` is tuning data too by then).
+/// structs' memberwise initializers; `tests/heldout2/` is tuning data too by then);
+/// symbols_exist's recall and no_deprecated's with tuning round 4.
 /// BENCHMARKS.md lists the disagreements still open.
 const HELDOUT_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 1.0, 0.928),
+    ("symbols_exist", 1.0, 0.952),
     ("availability_ok", 1.0, 1.0),
-    ("no_deprecated", 1.0, 0.952),
+    ("no_deprecated", 1.0, 1.0),
 ];
 
 /// What the set was written to cover (issue 16).
