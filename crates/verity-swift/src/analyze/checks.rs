@@ -655,7 +655,8 @@ impl<'a> Analyzer<'a> {
         self.out.references += 1;
         self.unresolved_or_miss(
             format!(
-                "`.{name}` is not a static member of `{path}`, the protocol the generic parameter expected here conforms to"
+                "`.{name}` is not a static member of `{path}`, the protocol the generic \
+                 parameter expected here conforms to"
             ),
             n,
         );

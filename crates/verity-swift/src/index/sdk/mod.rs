@@ -343,9 +343,9 @@ fn key(d: &Decl) -> Key {
 /// a user can `import` it (a module map: HealthKit, whose Swift overlay alone the graphs
 /// have) or the headers the base did read import it (`#import <CoreImage/CoreImage.h>` in
 /// UIKit's: CoreImage, AVFAudio, Security, the C side of CoreMedia — what `import UIKit`
-/// or `import AVFoundation` makes visible), transitively. So is an imported property of a type the base has whose Objective-C name
-/// the base lacks altogether (a property the graphs missed: `NSPersistentStoreDescription`'s
-/// `URL`, Swift `url`).
+/// or `import AVFoundation` makes visible), transitively. So is an imported property of a
+/// type the base has whose Objective-C name the base lacks altogether (a property the graphs
+/// missed: `NSPersistentStoreDescription`'s `URL`, Swift `url`).
 pub fn attach_types(base: &mut DeclSet, sdk: &DeclSet) -> MergeStats {
     let mut by_key: HashMap<Key, Vec<usize>> = HashMap::new();
     // (module, C name): a C global's name is unique in its module
