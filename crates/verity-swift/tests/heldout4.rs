@@ -43,13 +43,17 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 
 /// Per criterion, the (precision, recall) the oracles must reach on the fourth held-out set.
 ///
-/// All 0.0 for now: the floors are set after the first measurement of the unmodified analyzer
-/// on the frozen set (the exact `parse` criterion is asserted regardless).
+/// A regression guard. Once the set was frozen, the analyzer of tuning round 3 (the one on
+/// `main` then) measured symbols_exist 0.888 / 0.761, availability_ok 0.923 / 1.000,
+/// no_deprecated 1.000 / 0.909 (truncated to three decimals); after tuning round 4 (made on
+/// the other four sets, this one unseen) 0.969 / 0.761, 1.000 / 1.000 and 1.000 / 1.000, the
+/// values below. Its disagreements have been read since: it is tuning data now.
+/// BENCHMARKS.md has both tables and the disagreements.
 const HELDOUT4_MIN: [(&str, f64, f64); 4] = [
-    ("parse", 0.0, 0.0),
-    ("symbols_exist", 0.0, 0.0),
-    ("availability_ok", 0.0, 0.0),
-    ("no_deprecated", 0.0, 0.0),
+    ("parse", 1.0, 1.0),
+    ("symbols_exist", 0.969, 0.761),
+    ("availability_ok", 1.0, 1.0),
+    ("no_deprecated", 1.0, 1.0),
 ];
 
 /// What the set was written to cover.
