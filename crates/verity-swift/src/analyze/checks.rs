@@ -307,11 +307,18 @@ impl<'a> Analyzer<'a> {
                     return;
                 }
                 // an imported method whose labels the call could really have (the index
-                // derives them; unrecorded defaults) is not judged
+                // derives them; unrecorded defaults) is not judged; a call with more
+                // arguments than such a method has labels is not near it when another
+                // overload takes that many (`open(_:options:completion:)` against
+                // `open(_:options:)` and `open(_:options:completionHandler:)`)
+                let n_args = args.labels.len() + args.trailing.len();
+                let longest = self.longest_title(&ids);
                 let lenient = self.declared_value(name)
-                    || ids
-                        .iter()
-                        .any(|&i| self.sym_is_objc(i) && self.labels_near(i, args))
+                    || ids.iter().any(|&i| {
+                        self.sym_is_objc(i)
+                            && (longest < n_args || self.title_len(i) >= n_args)
+                            && self.labels_near(i, args)
+                    })
                     || self.roots_incomplete(&roots);
                 if lenient {
                     return;

@@ -211,6 +211,19 @@ impl<'a> Analyzer<'a> {
         self.compatible_with(ids, args, true)
     }
 
+    /// The number of argument labels of a declaration's title (0 for a property).
+    pub(super) fn title_len(&self, id: SymId) -> usize {
+        self.index
+            .sym(id)
+            .and_then(|s| title_labels(self.index.s(s.name)))
+            .map_or(0, |l| l.len())
+    }
+
+    /// The most argument labels any of `ids` takes.
+    pub(super) fn longest_title(&self, ids: &[SymId]) -> usize {
+        ids.iter().map(|&i| self.title_len(i)).max().unwrap_or(0)
+    }
+
     /// Whether a call's labels could be the real Swift labels of an imported method whose
     /// derived labels the index has, position by position: the importer derives a label
     /// from a selector piece and only drops trailing words that repeat the parameter's type

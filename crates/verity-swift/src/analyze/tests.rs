@@ -421,6 +421,29 @@ fn sdk() -> Index {
         )
         .ty("UIKit", "UIFetcher.Request", K::Class)
         .member("UIKit", "UIFetcher.Request.url", K::Property, "URL?");
+    // an imported method in two arities: the longer one's last label is not the call's
+    s.ty("UIKit", "UILauncher", K::Class)
+        .func("UIKit", "UILauncher.init()", K::Init, "Self", &[], None)
+        .func(
+            "UIKit",
+            "UILauncher.launch(_:options:)",
+            K::Method,
+            "Void",
+            &[("_", "URL", false), ("options", "[String: Any]", false)],
+            None,
+        )
+        .func(
+            "UIKit",
+            "UILauncher.launch(_:options:completionHandler:)",
+            K::Method,
+            "Void",
+            &[
+                ("_", "URL", false),
+                ("options", "[String: Any]", false),
+                ("completionHandler", "((Bool) -> Void)?", true),
+            ],
+            None,
+        );
     // a deprecated method whose name no other type has
     s.ty("UIKit", "UILegacy", K::Class).func(
         "UIKit",
@@ -1355,4 +1378,35 @@ fn shorthand_optional_bindings_unwrap_the_names_own_value() {
         "{:?}",
         messages(&ok.criteria.symbols_exist)
     );
+}
+
+#[test]
+fn an_imported_call_with_more_arguments_is_judged_by_the_overload_that_takes_as_many() {
+    let bad = check(
+        "import UIKit\nlet l = UILauncher()\nl.launch(URL(string: \"a\")!, options: [:], completion: nil)\n",
+    );
+    assert!(
+        !bad.symbols_exist,
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    assert!(
+        failures(&bad.criteria.symbols_exist)
+            .iter()
+            .any(|m| m.contains("launch")),
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    for ok in [
+        "l.launch(URL(string: \"a\")!, options: [:], completionHandler: nil)",
+        "l.launch(URL(string: \"a\")!, options: [:])",
+        "l.launch(URL(string: \"a\")!, options: [:]) { _ in }",
+    ] {
+        let r = check(&format!("import UIKit\nlet l = UILauncher()\n{ok}\n"));
+        assert!(
+            r.symbols_exist,
+            "{ok}: {:?}",
+            messages(&r.criteria.symbols_exist)
+        );
+    }
 }
