@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use super::{Analyzer, children, ident, named_children, text};
 use crate::builtins;
-use crate::index::{F_APPROX, SymId, SymbolKind, title_labels};
+use crate::index::{F_APPROX, F_MERGED, F_OBJC, SymId, SymbolKind, title_labels};
 
 /// Argument labels of a call.
 #[derive(Clone, Debug, Default)]
@@ -211,6 +211,74 @@ impl<'a> Analyzer<'a> {
         self.compatible_with(ids, args, true)
     }
 
+    /// The parameters of a callee that may have a default the index did not record: any,
+    /// except for an imported Objective-C method whose parameter types are known, where the
+    /// importer gives defaults only to optional, closure, dictionary and option-set
+    /// parameters, so a parameter of a plain value type (a number, `Bool`, `String`), a class
+    /// or a raw-value enum that is not an option set (`AVCaptureDevice.DeviceType`) is
+    /// required.
+    fn maybe_defaulted(&self, id: SymId) -> u64 {
+        let Some(s) = self.index.sym(id) else {
+            return u64::MAX;
+        };
+        if s.flags & F_OBJC == 0 || s.flags & (F_APPROX | F_MERGED) != 0 {
+            return u64::MAX;
+        }
+        let Some(params) = self.index.sym_params(id) else {
+            return u64::MAX;
+        };
+        let mut mask = s.defaulted;
+        for (i, (_, ty, default)) in params.iter().enumerate().take(64) {
+            if *default || !self.required_imported_type(ty) {
+                mask |= 1 << i;
+            }
+        }
+        // parameters past the recorded ones
+        if params.len() < 64 {
+            mask |= u64::MAX << params.len();
+        }
+        mask
+    }
+
+    /// Whether an imported parameter of type `ty` is one the importer never defaults.
+    fn required_imported_type(&self, ty: &str) -> bool {
+        if ty.is_empty()
+            || ty.ends_with(['?', '!'])
+            || ty.contains("->")
+            || ty.starts_with('[')
+            || ty.contains('<')
+        {
+            return false;
+        }
+        if matches!(
+            ty,
+            "Bool" | "Int" | "UInt" | "Double" | "Float" | "CGFloat" | "String" | "URL"
+        ) {
+            return true;
+        }
+        let Some(tid) = self.index.str_id(ty) else {
+            return false;
+        };
+        let syms = self.index.type_syms(ty);
+        let kinds: Vec<SymbolKind> = syms
+            .iter()
+            .filter_map(|&i| self.index.sym(i).map(|s| s.kind))
+            .collect();
+        if !kinds.is_empty() && kinds.iter().all(|k| *k == SymbolKind::Class) {
+            return true;
+        }
+        let closure = self.index.type_closure(tid);
+        let has = |n: &str| self.index.str_id(n).is_some_and(|x| closure.contains(&x));
+        !kinds.is_empty()
+            && kinds
+                .iter()
+                .all(|k| matches!(k, SymbolKind::Struct | SymbolKind::Enum))
+            && has("RawRepresentable")
+            && !has("OptionSet")
+            && !has("SetAlgebra")
+            && !has("ExpressibleByArrayLiteral")
+    }
+
     /// The number of argument labels of a declaration's title (0 for a property).
     pub(super) fn title_len(&self, id: SymId) -> usize {
         self.index
@@ -239,6 +307,11 @@ impl<'a> Analyzer<'a> {
         let Some(derived) = title_labels(self.index.s(s.name)) else {
             return true;
         };
+        // an imported method whose Swift name the index has exactly (not derived): only
+        // the parameters the importer could default may be left out
+        if s.flags & F_APPROX == 0 && self.maybe_defaulted(id) != u64::MAX {
+            return labels_compatible(self.index.s(s.name), self.maybe_defaulted(id), args);
+        }
         let call = args.all_labels();
         if call.len() > derived.len() {
             return true;
@@ -287,7 +360,11 @@ impl<'a> Analyzer<'a> {
                     | SymbolKind::Typealias => true,
                     _ => labels_compatible(
                         self.index.s(s.name),
-                        if lenient { u64::MAX } else { s.defaulted },
+                        if lenient {
+                            self.maybe_defaulted(id)
+                        } else {
+                            s.defaulted
+                        },
                         args,
                     ),
                 }

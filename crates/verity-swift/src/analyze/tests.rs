@@ -444,6 +444,39 @@ fn sdk() -> Index {
             ],
             None,
         );
+    // an imported class method whose first, unlabeled parameter is a raw-value type the
+    // importer never defaults, beside a one-parameter overload
+    s.ty("UIKit", "UICamera", K::Class)
+        .ty("UIKit", "UICamera.Kind", K::Struct)
+        .member(
+            "UIKit",
+            "UICamera.Kind.wide",
+            K::TypeProperty,
+            "UICamera.Kind",
+        )
+        .conforms("UICamera.Kind", "RawRepresentable")
+        .ty("UIKit", "UICamera.Side", K::Enum)
+        .member("UIKit", "UICamera.Side.front", K::EnumCase, "")
+        .func(
+            "UIKit",
+            "UICamera.default(for:)",
+            K::TypeMethod,
+            "UICamera?",
+            &[("for", "String", false)],
+            None,
+        )
+        .func(
+            "UIKit",
+            "UICamera.default(_:for:side:)",
+            K::TypeMethod,
+            "UICamera?",
+            &[
+                ("_", "UICamera.Kind", false),
+                ("for", "String?", false),
+                ("side", "UICamera.Side", false),
+            ],
+            None,
+        );
     // a deprecated method whose name no other type has
     s.ty("UIKit", "UILegacy", K::Class).func(
         "UIKit",
@@ -1403,6 +1436,27 @@ fn an_imported_call_with_more_arguments_is_judged_by_the_overload_that_takes_as_
         "l.launch(URL(string: \"a\")!, options: [:]) { _ in }",
     ] {
         let r = check(&format!("import UIKit\nlet l = UILauncher()\n{ok}\n"));
+        assert!(
+            r.symbols_exist,
+            "{ok}: {:?}",
+            messages(&r.criteria.symbols_exist)
+        );
+    }
+}
+
+#[test]
+fn an_imported_methods_required_parameter_cannot_be_left_out() {
+    let bad = check("import UIKit\nlet c = UICamera.default(for: \"v\", side: .front)\n");
+    assert!(
+        !bad.symbols_exist,
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    for ok in [
+        "UICamera.default(.wide, for: \"v\", side: .front)",
+        "UICamera.default(for: \"v\")",
+    ] {
+        let r = check(&format!("import UIKit\nlet c = {ok}\n"));
         assert!(
             r.symbols_exist,
             "{ok}: {:?}",
