@@ -7,7 +7,9 @@ use super::labels::CallArgs;
 use super::types::Ty;
 use super::{Analyzer, MAX_NAME_CANDIDATES, RefKey, capitalized, ident, named_children};
 use crate::builtins;
-use crate::index::{F_APPROX, Index, SymId, SymbolKind, base_name, split_path, title_labels};
+use crate::index::{
+    F_APPROX, F_MERGED, F_OBJC, Index, SymId, SymbolKind, base_name, split_path, title_labels,
+};
 
 impl<'a> Analyzer<'a> {
     /// A miss, unless the facts cannot decide it (see [`crate::check`]): recorded either way,
@@ -855,8 +857,42 @@ impl<'a> Analyzer<'a> {
             Some(args) => {
                 let compat = self.compatible_ids(&ids, args);
                 if compat.is_empty() {
-                    // the labels may fit another member of that name (a conforming type's)
-                    return false;
+                    // every overload of the expected type (and its supertypes) has known
+                    // labels and none takes the call's: a wrong label (`.result(message:)`
+                    // where `some IntentResult` has `result(dialog:)`); imported names,
+                    // merged overloads, names the source's extensions declare and types
+                    // whose member list may be incomplete stay undecided, and the labels
+                    // may fit another member of that name (a conforming type's)
+                    let mut roots = vec![path.as_str()];
+                    if let Some(a) = also {
+                        roots.push(a.as_str());
+                    }
+                    let exact = ids.iter().all(|&i| {
+                        self.index.sym(i).is_some_and(|s| {
+                            s.kind.is_callable()
+                                && s.flags & (F_APPROX | F_OBJC | F_MERGED) == 0
+                                && title_labels(self.index.s(s.name)).is_some()
+                        })
+                    });
+                    if !exact
+                        || self.decls.ext_members.contains(name)
+                        || self.declared_value(name)
+                        || self.roots_incomplete(&roots)
+                        || self.has_dynamic_members(&closure)
+                    {
+                        return false;
+                    }
+                    self.out.references += 1;
+                    let known = self.some_titles(&ids);
+                    self.unresolved_or_miss(
+                        format!(
+                            "no `.{name}` overload on `{display}`, the type expected here, \
+                             takes the labels {} (known: {known})",
+                            args.display()
+                        ),
+                        n,
+                    );
+                    return true;
                 }
                 self.used(
                     format!("{path}.{name}{}", args.display()),

@@ -421,6 +421,42 @@ fn sdk() -> Index {
         )
         .ty("UIKit", "UIFetcher.Request", K::Class)
         .member("UIKit", "UIFetcher.Request.url", K::Property, "URL?");
+    // a protocol's static factories, reached as implicit members of an opaque result
+    s.ty("SwiftUI", "Outcome", K::Protocol)
+        .ty("SwiftUI", "GivesDialog", K::Protocol)
+        .func(
+            "SwiftUI",
+            "Outcome.result()",
+            K::TypeMethod,
+            "Self",
+            &[],
+            None,
+        )
+        .func(
+            "SwiftUI",
+            "Outcome.result(dialog:)",
+            K::TypeMethod,
+            "Self",
+            &[("dialog", "String", false)],
+            None,
+        )
+        .func(
+            "SwiftUI",
+            "Outcome.result(value:dialog:)",
+            K::TypeMethod,
+            "Self",
+            &[("value", "Int", false), ("dialog", "String", true)],
+            None,
+        );
+    // another type's factory with other labels (what a name-only lookup would find)
+    s.ty("SwiftUI", "Receipt", K::Struct).func(
+        "SwiftUI",
+        "Receipt.result(message:)",
+        K::TypeMethod,
+        "Receipt",
+        &[("message", "String", false)],
+        None,
+    );
     // an imported method in two arities: the longer one's last label is not the call's
     s.ty("UIKit", "UILauncher", K::Class)
         .func("UIKit", "UILauncher.init()", K::Init, "Self", &[], None)
@@ -1457,6 +1493,33 @@ fn an_imported_methods_required_parameter_cannot_be_left_out() {
         "UICamera.default(for: \"v\")",
     ] {
         let r = check(&format!("import UIKit\nlet c = {ok}\n"));
+        assert!(
+            r.symbols_exist,
+            "{ok}: {:?}",
+            messages(&r.criteria.symbols_exist)
+        );
+    }
+}
+
+#[test]
+fn an_implicit_member_call_whose_labels_no_overload_of_the_expected_type_takes() {
+    for bad in [
+        "func f() -> some Outcome & GivesDialog {\n    return .result(message: \"x\")\n}\n",
+        "func f() -> some Outcome {\n    return .result(message: \"x\")\n}\n",
+    ] {
+        let r = check(&format!("import SwiftUI\n{bad}"));
+        assert!(
+            !r.symbols_exist,
+            "{bad}: {:?}",
+            messages(&r.criteria.symbols_exist)
+        );
+    }
+    for ok in [
+        "func f() -> some Outcome & GivesDialog {\n    return .result(dialog: \"x\")\n}\n",
+        "func f() -> some Outcome {\n    return .result(value: 1)\n}\n",
+        "func f() -> some Outcome {\n    return .result()\n}\n",
+    ] {
+        let r = check(&format!("import SwiftUI\n{ok}"));
         assert!(
             r.symbols_exist,
             "{ok}: {:?}",

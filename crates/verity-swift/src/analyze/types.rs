@@ -202,6 +202,35 @@ impl<'a> Analyzer<'a> {
                     None => Ty::Unknown,
                 }
             }
+            // `some P & Q`: the members of both apply (three or more stay unknown)
+            "protocol_composition_type" => {
+                let parts: Vec<Ty> = n
+                    .named_children(&mut n.walk())
+                    .map(|c| self.ty_of_type_node(c))
+                    .collect();
+                match parts.as_slice() {
+                    [
+                        Ty::Sdk {
+                            path,
+                            meta: false,
+                            also: None,
+                            args,
+                        },
+                        Ty::Sdk {
+                            path: second,
+                            meta: false,
+                            also: None,
+                            args: args2,
+                        },
+                    ] if args.is_empty() && args2.is_empty() => Ty::Sdk {
+                        path: path.clone(),
+                        meta: false,
+                        also: Some(second.clone()),
+                        args: Vec::new(),
+                    },
+                    _ => Ty::Unknown,
+                }
+            }
             "opaque_type" | "existential_type" | "type_annotation" => n
                 .named_children(&mut n.walk())
                 .find(|c| c.kind() != "type_modifiers" && c.kind() != "attribute")
