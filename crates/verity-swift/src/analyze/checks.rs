@@ -281,7 +281,7 @@ impl<'a> Analyzer<'a> {
             None => format!("{path}.{name}"),
         };
         if ids.is_empty() {
-            if self.declared_value(name)
+            if self.declared_value_sdk_could_have(name)
                 || matches!(
                     name,
                     "rawValue" | "hashValue" | "hash" | "description" | "debugDescription"

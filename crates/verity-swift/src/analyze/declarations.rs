@@ -13,6 +13,9 @@ pub(crate) struct Decls {
     /// Types the source extends with initializers of its own.
     pub ext_inits: HashSet<String>,
     pub values: HashSet<String>,
+    /// Values declared only as members of the source's own structs and enums (not in an
+    /// extension): no SDK type can have them, since nothing inherits from a value type.
+    pub value_type_members: HashSet<String>,
     /// Members the source declares in extensions (`extension UIColor { static let brand … }`):
     /// the only source names an implicit member of an SDK type can be.
     pub ext_members: HashSet<String>,
@@ -36,13 +39,18 @@ impl Decls {
                 }
             }
         }
+        d.value_type_members.retain(|v| !d.values.contains(v));
         d
     }
 
     fn value(&mut self, n: Node<'_>, src: &str) {
         let t = ident(text(n, src));
         if !t.is_empty() && t != "_" {
-            self.values.insert(t.to_owned());
+            if value_type_member(n, src) {
+                self.value_type_members.insert(t.to_owned());
+            } else {
+                self.values.insert(t.to_owned());
+            }
         }
     }
 
@@ -156,4 +164,27 @@ impl Decls {
             _ => {}
         }
     }
+}
+
+/// Whether a declared name is a member of a `struct` or `enum` declaration itself (a method
+/// or a stored or computed property of its body, not a local of a method).
+fn value_type_member(n: Node<'_>, src: &str) -> bool {
+    let mut p = n.parent();
+    for _ in 0..3 {
+        let Some(x) = p else {
+            return false;
+        };
+        match x.kind() {
+            "pattern" | "function_declaration" | "property_declaration" => p = x.parent(),
+            "class_body" | "enum_class_body" => {
+                return x.parent().is_some_and(|d| {
+                    d.kind() == "class_declaration"
+                        && d.child_by_field_name("declaration_kind")
+                            .is_some_and(|k| matches!(text(k, src), "struct" | "enum"))
+                });
+            }
+            _ => return false,
+        }
+    }
+    false
 }

@@ -215,6 +215,12 @@ impl<'a> Analyzer<'a> {
     }
 
     fn declared_value(&self, name: &str) -> bool {
+        self.decls.values.contains(name) || self.decls.value_type_members.contains(name)
+    }
+
+    /// A name the source declares where an SDK type could have it: anywhere but as a
+    /// member of the source's own structs and enums.
+    fn declared_value_sdk_could_have(&self, name: &str) -> bool {
         self.decls.values.contains(name)
     }
 

@@ -1527,3 +1527,35 @@ fn an_implicit_member_call_whose_labels_no_overload_of_the_expected_type_takes()
         );
     }
 }
+
+#[test]
+fn a_member_of_the_sources_own_struct_is_no_member_of_an_sdk_type() {
+    let bad = check(
+        "import UIKit\nstruct Lookup {\n    func shade(for g: UIGauge) -> Int {\n        return g.shade\n    }\n}\n",
+    );
+    assert!(
+        !bad.symbols_exist,
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    assert!(
+        failures(&bad.criteria.symbols_exist)
+            .iter()
+            .any(|m| m.contains("`shade`")),
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    for ok in [
+        // an extension gives the SDK type the member
+        "extension UIGauge {\n    var shade: Int { 1 }\n}\nfunc f(g: UIGauge) -> Int { g.shade }\n",
+        // a subclass of the SDK class may declare it
+        "class Mine: UIGauge {\n    var shade = 1\n}\nfunc f(g: UIGauge) -> Int { g.shade }\n",
+    ] {
+        let r = check(&format!("import UIKit\n{ok}"));
+        assert!(
+            r.symbols_exist,
+            "{ok}: {:?}",
+            messages(&r.criteria.symbols_exist)
+        );
+    }
+}
