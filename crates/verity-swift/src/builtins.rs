@@ -119,6 +119,15 @@ pub(crate) const FUNCTIONS: &[&str] = &[
 
 /// Members every `NSObject` subclass has (from `NSObject` / `NSObjectProtocol`, which the
 /// index synthesizes without members).
+/// Underscored standard-library protocols the symbol graphs omit whose members are all
+/// underscored (`_bridgeToObjectiveC()`) or obsoleted in Swift 5 (`customPlaygroundQuickLook`):
+/// as a supertype the index lacks, they hide no member code can call.
+pub(crate) const HIDDEN_PROTOCOLS_WITHOUT_MEMBERS: &[&str] = &[
+    "_ObjectiveCBridgeable",
+    "_CustomPlaygroundQuickLookable",
+    "_HasCustomAnyHashableRepresentation",
+];
+
 pub(crate) const NSOBJECT_MEMBERS: &[&str] = &[
     "init",
     "description",

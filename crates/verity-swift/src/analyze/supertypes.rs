@@ -6,6 +6,7 @@ use tree_sitter::Node;
 
 use super::types::Ty;
 use super::{Analyzer, children};
+use crate::builtins;
 use crate::index::{F_APPROX, F_OBJC, SymId, SymbolKind, base_name};
 
 impl<'a> Analyzer<'a> {
@@ -33,7 +34,9 @@ impl<'a> Analyzer<'a> {
             return b;
         }
         let path = self.index.s(path_id).to_owned();
-        let b = if matches!(path.as_str(), "NSObject" | "NSObjectProtocol") {
+        let b = if matches!(path.as_str(), "NSObject" | "NSObjectProtocol")
+            || (!root && builtins::HIDDEN_PROTOCOLS_WITHOUT_MEMBERS.contains(&path.as_str()))
+        {
             false
         } else {
             let syms = self.index.type_syms(&path);

@@ -457,6 +457,14 @@ fn sdk() -> Index {
         &[("message", "String", false)],
         None,
     );
+    // C structs whose Swift overlay conforms to standard-library protocols the graphs omit:
+    // a hidden one whose members are all underscored, and one the index does not know
+    s.ty("UIKit", "UISpan", K::Struct)
+        .member("UIKit", "UISpan.start", K::Property, "Double")
+        .conforms("UISpan", "_ObjectiveCBridgeable")
+        .ty("UIKit", "UIStretch", K::Struct)
+        .member("UIKit", "UIStretch.start", K::Property, "Double")
+        .conforms("UIStretch", "MysteryProvider");
     // an imported method in two arities: the longer one's last label is not the call's
     s.ty("UIKit", "UILauncher", K::Class)
         .func("UIKit", "UILauncher.init()", K::Init, "Self", &[], None)
@@ -1558,4 +1566,27 @@ fn a_member_of_the_sources_own_struct_is_no_member_of_an_sdk_type() {
             messages(&r.criteria.symbols_exist)
         );
     }
+}
+
+#[test]
+fn a_hidden_member_less_supertype_leaves_the_member_list_complete() {
+    let bad = check("import UIKit\nfunc f(s: UISpan) -> Double { s.middle }\n");
+    assert!(
+        !bad.symbols_exist,
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    let ok = check("import UIKit\nfunc f(s: UISpan) -> Double { s.start }\n");
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    // a supertype the index does not know may still give the member
+    let unknown = check("import UIKit\nfunc f(s: UIStretch) -> Double { s.middle }\n");
+    assert!(
+        unknown.symbols_exist,
+        "{:?}",
+        messages(&unknown.criteria.symbols_exist)
+    );
 }
