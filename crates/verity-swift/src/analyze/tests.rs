@@ -465,6 +465,23 @@ fn sdk() -> Index {
         .ty("UIKit", "UIStretch", K::Struct)
         .member("UIKit", "UIStretch.start", K::Property, "Double")
         .conforms("UIStretch", "MysteryProvider");
+    // a protocol whose method's closure takes the associated type, and a conforming type
+    // whose nested type of that name is its witness
+    s.ty("SwiftUI", "Motion", K::Protocol)
+        .ty("SwiftUI", "Motion.Value", K::AssociatedType)
+        .func(
+            "SwiftUI",
+            "Motion.onDone(_:)",
+            K::Method,
+            "Self",
+            &[("_", "(Self.Value) -> Void", false)],
+            None,
+        )
+        .ty("SwiftUI", "Swipe", K::Struct)
+        .conforms("Swipe", "Motion")
+        .func("SwiftUI", "Swipe.init()", K::Init, "Self", &[], None)
+        .ty("SwiftUI", "Swipe.Value", K::Struct)
+        .member("SwiftUI", "Swipe.Value.speed", K::Property, "Double");
     // an imported method in two arities: the longer one's last label is not the call's
     s.ty("UIKit", "UILauncher", K::Class)
         .func("UIKit", "UILauncher.init()", K::Init, "Self", &[], None)
@@ -1588,5 +1605,21 @@ fn a_hidden_member_less_supertype_leaves_the_member_list_complete() {
         unknown.symbols_exist,
         "{:?}",
         messages(&unknown.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn an_associated_type_is_the_conforming_types_nested_type_of_that_name() {
+    let bad = check("import SwiftUI\nlet m = Swipe().onDone { v in _ = v.distance }\n");
+    assert!(
+        !bad.symbols_exist,
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    let ok = check("import SwiftUI\nlet m = Swipe().onDone { v in _ = v.speed }\n");
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
     );
 }

@@ -230,8 +230,12 @@ impl<'a> Analyzer<'a> {
                 None => Ty::Unknown,
             };
         }
-        match self.alias_of(&format!("{path}.{name}")) {
+        let nested = format!("{path}.{name}");
+        match self.alias_of(&nested) {
             Some(a) => self.ty_of_ref(&a, &own, base, Some(path), depth + 1),
+            // a nested type of that name is the associated type's witness
+            // (`DragGesture.Value` for `Gesture.Value`)
+            None if args.is_empty() && self.index.is_type(&nested) => Ty::sdk(&nested),
             None => Ty::Unknown,
         }
     }
