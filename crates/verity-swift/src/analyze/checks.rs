@@ -829,6 +829,15 @@ impl<'a> Analyzer<'a> {
             // a name the source declares is a member of the expected type only when an
             // extension declares it (`static func failure()` of the source's own `enum
             // Haptics` is not `FeedbackType.failure`)
+            if !protocol && self.imported_constants_partial(&path) {
+                // the header reader's list of an imported type's constants may be partial:
+                // a name found nowhere else may still be one of them
+                self.unverifiable(
+                    format!("`.{name}`: the index may lack constants of `{display}`"),
+                    n,
+                );
+                return true;
+            }
             if protocol
                 || self.decls.ext_members.contains(name)
                 || self.roots_incomplete(&roots)

@@ -10,7 +10,7 @@ use super::labels::{CallArgs, trailing_of};
 use super::types::Ty;
 use super::{Analyzer, capitalized, children, ident, named_children, nav_name};
 use crate::builtins;
-use crate::index::{SymId, SymbolKind, TypeRef};
+use crate::index::{F_APPROX, SymId, SymbolKind, TypeRef};
 
 /// Where each argument goes: the parameter index of each parenthesized argument, then of
 /// each trailing closure; `None` when the labels do not line up with the parameters.
@@ -236,7 +236,19 @@ impl<'a> Analyzer<'a> {
             .iter()
             .filter_map(|&id| {
                 let params = self.index.sym_params(id)?;
-                align(&params, args).map(|a| (id, a))
+                let n = args.labels.len() + args.trailing.len();
+                align(&params, args)
+                    .or_else(|| {
+                        // an imported method whose labels the index only derives, called
+                        // with as many arguments and labels near the derived ones
+                        // (`quantitySamplePredicate:` for the derived `quantitySample:`):
+                        // argument by argument
+                        (params.len() == n
+                            && self.index.sym(id).is_some_and(|s| s.flags & F_APPROX != 0)
+                            && self.labels_near(id, args))
+                        .then(|| (0..n).collect())
+                    })
+                    .map(|a| (id, a))
             })
             .collect();
         // every candidate must say where each argument goes

@@ -57,6 +57,7 @@ impl<'a> Analyzer<'a> {
                 !declared
                     || self.index.is_type(&format!("{path}.Code"))
                     || self.objc_enum_without_cases(path_id, &syms)
+                    || self.objc_struct_without_conformances(path_id, &syms)
             } else {
                 !declared && !kinds.contains(&SymbolKind::Typealias)
             }
@@ -79,6 +80,28 @@ impl<'a> Analyzer<'a> {
                     .sym(c)
                     .is_some_and(|s| s.kind == SymbolKind::EnumCase)
             })
+    }
+
+    /// Whether the index's constants (cases) of an imported type may be partial: an
+    /// Objective-C enum without cases or struct without conformances.
+    pub(super) fn imported_constants_partial(&self, path: &str) -> bool {
+        let Some(id) = self.index.str_id(path) else {
+            return false;
+        };
+        let syms = self.index.type_syms(path);
+        self.objc_enum_without_cases(id, &syms) || self.objc_struct_without_conformances(id, &syms)
+    }
+
+    /// An imported Objective-C struct the index knows no conformance of (an `NS_OPTIONS` or
+    /// typed-constant type always imports as `OptionSet` or `RawRepresentable`, `Hashable`):
+    /// it comes from the header reader alone, whose reading of its constants may be partial
+    /// (`HKStatisticsOptions` with `separateBySource` but not `cumulativeSum`).
+    fn objc_struct_without_conformances(&self, path_id: u32, syms: &[SymId]) -> bool {
+        syms.iter().any(|&id| {
+            self.index
+                .sym(id)
+                .is_some_and(|s| s.kind == SymbolKind::Struct && s.flags & (F_APPROX | F_OBJC) != 0)
+        }) && self.index.type_closure(path_id).len() <= 1
     }
 
     /// `closure` as built by [`Self::closure_of`] for each of `roots`.
