@@ -21,7 +21,9 @@
 //! APIs, property wrappers, labelled tuples, `if case` / `switch` bindings, optional chains
 //! through `.first`, C structs, Objective-C calls omitting defaulted arguments, APIs newer than
 //! the target behind `if #available` / `@available`); 68 carry one kind of error each (39
-//! symbols that do not exist, 16 deprecated APIs of which 10 are deprecated in a future release,
+//! symbols that do not exist, 17 deprecated APIs of which 11 are deprecated in a future release
+//! (one of them added to an availability case by a label corrected from the SDK after the first
+//! measurement),
 //! 10 APIs unavailable on the stated target, 3 parse errors). Every label was decided from the
 //! SDK dump; each `fail` cites its line and the fact.
 //!
@@ -41,20 +43,23 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 
 /// Per criterion, the (precision, recall) the oracles must reach on the fifth held-out set.
 ///
-/// A regression guard. The floors are set after the first measurement of the frozen set on the
-/// unmodified analyzer; until then they are 0.0 (only the exact `parse` criterion is asserted).
+/// A regression guard. Once the set was frozen, the analyzer of tuning round 4 (the one on
+/// `main` then) measured, with the one corrected label, symbols_exist 0.911 / 0.794 and the
+/// other three criteria 1.000 / 1.000 (truncated to three decimals); after tuning round 5 (made
+/// on the other five sets, this one unseen) symbols_exist 0.941 / 0.820, the values below. Its
+/// disagreements have been read since: it is tuning data now. BENCHMARKS.md has both tables.
 const HELDOUT5_MIN: [(&str, f64, f64); 4] = [
-    ("parse", 0.0, 0.0),
-    ("symbols_exist", 0.0, 0.0),
-    ("availability_ok", 0.0, 0.0),
-    ("no_deprecated", 0.0, 0.0),
+    ("parse", 1.0, 1.0),
+    ("symbols_exist", 0.941, 0.820),
+    ("availability_ok", 1.0, 1.0),
+    ("no_deprecated", 1.0, 1.0),
 ];
 
 /// What the set was written to cover.
 const MINIMUMS: Minimums = Minimums {
     cases: 126,
     symbol_fails: 39,
-    deprecation_fails: 16,
+    deprecation_fails: 17,
     availability_fails: 10,
     tricky: 34,
     clean: 58,
