@@ -27,6 +27,14 @@ pub struct Sampling {
     pub seed: u64,
 }
 
+impl Sampling {
+    /// Whether the token taken from a row of logits is its largest (`temperature` 0 or less,
+    /// or not a number): then it depends on nothing but that row.
+    pub fn is_greedy(&self) -> bool {
+        self.temperature <= 0.0 || !self.temperature.is_finite()
+    }
+}
+
 /// One generation request.
 #[derive(Debug)]
 pub struct Job {
@@ -247,7 +255,7 @@ pub fn argmax(logits: &[f32]) -> u32 {
 
 /// Samples from `softmax(logits / temperature)` restricted to the top-`top_p` mass.
 pub fn sample(logits: &[f32], s: &Sampling, rng: &mut u64) -> u32 {
-    if s.temperature <= 0.0 || !s.temperature.is_finite() {
+    if s.is_greedy() {
         return argmax(logits);
     }
     let t = s.temperature as f32;
@@ -586,8 +594,7 @@ fn sample_one(
 /// grammar, so the token sampled from a row depends on nothing but that row's logits (a
 /// sampling request's random stream and a grammar's state advance token by token).
 fn draftable(job: &Job) -> bool {
-    job.constraint.is_none()
-        && (job.sampling.temperature <= 0.0 || !job.sampling.temperature.is_finite())
+    job.constraint.is_none() && job.sampling.is_greedy()
 }
 
 /// The shortest repeated run of tokens a guess is made from, and the longest looked for.
