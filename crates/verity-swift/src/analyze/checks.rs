@@ -556,6 +556,38 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// The members `name` of the known type `t` whose labels fit `call` (static ones first
+    /// when `meta`), and whether `t` leaves the question open: it has no member of that name
+    /// but `open_if_absent` holds, or the member lists of `roots` may be incomplete, or the type
+    /// has dynamic members or an Objective-C name near `name`; or it has some, but none takes
+    /// those labels (they may fit another member of that name).
+    fn members_fitting(
+        &mut self,
+        t: &Ty,
+        roots: &[&str],
+        name: &str,
+        call: Option<&CallArgs>,
+        meta: bool,
+        open_if_absent: bool,
+    ) -> (Vec<SymId>, bool) {
+        let closure = self.closure_of_ty(t);
+        let ids = self.index.member_ids_in(&closure, name);
+        let ids = self.prefer_staticness(ids, meta);
+        if ids.is_empty() {
+            let open = open_if_absent
+                || self.roots_incomplete(roots)
+                || self.has_dynamic_members(&closure)
+                || self.objc_near(&closure, name);
+            return (ids, open);
+        }
+        let ids = match call {
+            Some(args) => self.compatible_ids(&ids, args),
+            None => ids,
+        };
+        let open = ids.is_empty();
+        (ids, open)
+    }
+
     /// An implicit member where a call's overloads expect different types (`seek(to: .zero)`
     /// with `seek(to: Date)` and `seek(to: CMTime)`): the overload whose parameter type has
     /// the member is the one called (used); a member none of them has is missing, when every
@@ -575,30 +607,15 @@ impl<'a> Analyzer<'a> {
             let Ty::Sdk { path, also, .. } = t else {
                 return false;
             };
-            let closure = self.closure_of_ty(t);
-            let ids = self.index.member_ids_in(&closure, name);
-            let ids = self.prefer_staticness(ids, true);
-            if ids.is_empty() {
-                let mut roots = vec![path.as_str()];
-                if let Some(a) = also {
-                    roots.push(a.as_str());
-                }
-                // a protocol's conforming types may have it, unless a generic parameter
-                // constrained to it is expected (see `missing_static_of_protocol`)
-                undecidable |= (self.is_protocol(path) && !generic)
-                    || self.roots_incomplete(&roots)
-                    || self.has_dynamic_members(&closure)
-                    || self.objc_near(&closure, name);
-                continue;
+            let mut roots = vec![path.as_str()];
+            if let Some(a) = also {
+                roots.push(a.as_str());
             }
-            let ids = match call {
-                Some(args) => self.compatible_ids(&ids, args),
-                None => ids,
-            };
-            if ids.is_empty() {
-                // the labels may fit another member of that name
-                undecidable = true;
-            }
+            // a protocol's conforming types may have it, unless a generic parameter
+            // constrained to it is expected (see `missing_static_of_protocol`)
+            let open = self.is_protocol(path) && !generic;
+            let (ids, open) = self.members_fitting(t, &roots, name, call, true, open);
+            undecidable |= open;
             found.extend(ids);
         }
         let display = tys
@@ -741,22 +758,8 @@ impl<'a> Analyzer<'a> {
                 undecidable = true;
                 continue;
             };
-            let closure = self.closure_of_ty(t);
-            let ids = self.index.member_ids_in(&closure, name);
-            let ids = self.prefer_staticness(ids, false);
-            if ids.is_empty() {
-                undecidable |= self.roots_incomplete(&[path.as_str()])
-                    || self.has_dynamic_members(&closure)
-                    || self.objc_near(&closure, name);
-                continue;
-            }
-            let ids = match call {
-                Some(args) => self.compatible_ids(&ids, args),
-                None => ids,
-            };
-            if ids.is_empty() {
-                undecidable = true;
-            }
+            let (ids, open) = self.members_fitting(t, &[path.as_str()], name, call, false, false);
+            undecidable |= open;
             found.extend(ids);
         }
         if !found.is_empty() {
