@@ -67,7 +67,7 @@ pub(super) fn align(params: &[(&str, &str, bool)], args: &CallArgs) -> Option<Ve
 }
 
 /// The value nodes of a call's arguments (parenthesized, then trailing closures).
-fn arg_nodes<'t>(call: Node<'t>) -> Vec<Node<'t>> {
+pub(super) fn arg_nodes<'t>(call: Node<'t>) -> Vec<Node<'t>> {
     let mut out = match trailing_of(call) {
         Some(inner) => arg_nodes(inner),
         None => Vec::new(),
@@ -262,11 +262,12 @@ impl<'a> Analyzer<'a> {
             }
             if node.kind() == "lambda_literal" {
                 let mut per: Vec<Option<Vec<Ty>>> = Vec::new();
+                let arity = explicit_arity(*node);
                 for (id, a) in &aligned {
                     let bound = self.bound_generics(*id, a, &nodes);
                     per.push(
                         a.get(ai)
-                            .and_then(|&pi| self.closure_param_tys(&recv, *id, pi, &bound)),
+                            .and_then(|&pi| self.closure_param_tys(&recv, *id, pi, &bound, arity)),
                     );
                 }
                 // a closure that lists its parameters cannot be passed where a function of
@@ -590,13 +591,17 @@ impl<'a> Analyzer<'a> {
         out
     }
 
-    /// The parameter types of the function type parameter `pi` of `id` expects.
+    /// The parameter types of the function type parameter `pi` of `id` expects. A closure
+    /// listing `arity` > 1 parameters where the function takes one tuple (`{ index, row in }`
+    /// for an `enumerated()` element, `{ key, value in }` for a dictionary's) takes the
+    /// tuple's elements.
     fn closure_param_tys(
         &self,
         recv: &Ty,
         id: SymId,
         pi: usize,
         bound: &[(String, TypeRef)],
+        arity: Option<usize>,
     ) -> Option<Vec<Ty>> {
         let params = self.index.sym_params(id)?;
         let t = TypeRef::parse(params.get(pi)?.1)?;
@@ -616,6 +621,13 @@ impl<'a> Analyzer<'a> {
             .sym(id)
             .map(|s| self.index.s(s.parent).to_owned())
             .filter(|c| !c.is_empty());
+        if let (Some(n), [one]) = (arity, fps.as_slice())
+            && n > 1
+        {
+            return self
+                .tuple_of_ref(one, &subst, recv, ctx.as_deref(), 0)
+                .filter(|t| t.len() == n);
+        }
         Some(
             fps.iter()
                 .map(|p| self.ty_of_ref(p, &subst, recv, ctx.as_deref(), 0))

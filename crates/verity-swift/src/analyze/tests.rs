@@ -339,6 +339,73 @@ fn sdk() -> Index {
     s.ty("Swift", "Collection", K::Protocol)
         .member("Swift", "Collection.first", K::Property, "Self.Element?")
         .conforms("Array", "Collection");
+    // standard-library sequence members: `filter` declared twice with different result
+    // types, `enumerated()` whose element is a tuple, `Array(_:)` taking a sequence's elements
+    s.ty("Swift", "Sequence", K::Protocol)
+        .ty("Swift", "RangeReplaceableCollection", K::Protocol)
+        .func(
+            "Swift",
+            "Sequence.filter(_:)",
+            K::Method,
+            "[Self.Element]",
+            &[("_", "(Self.Element) throws -> Bool", false)],
+            None,
+        )
+        .func(
+            "Swift",
+            "RangeReplaceableCollection.filter(_:)",
+            K::Method,
+            "Self",
+            &[("_", "(Self.Element) throws -> Bool", false)],
+            None,
+        )
+        .func(
+            "Swift",
+            "Sequence.enumerated()",
+            K::Method,
+            "EnumeratedSequence<Self>",
+            &[],
+            None,
+        )
+        .func(
+            "Swift",
+            "Sequence.map(_:)",
+            K::Method,
+            "[T]",
+            &[("_", "(Self.Element) throws -> T", false)],
+            Some("T"),
+        )
+        .func(
+            "Swift",
+            "Int.isMultiple(of:)",
+            K::Method,
+            "Bool",
+            &[("of", "Int", false)],
+            None,
+        )
+        .ty("Swift", "EnumeratedSequence", K::Struct)
+        .member(
+            "Swift",
+            "EnumeratedSequence.Element",
+            K::Typealias,
+            "(offset: Int, element: Base.Element)",
+        )
+        .func(
+            "Swift",
+            "Array.init(_:)",
+            K::Init,
+            "Self",
+            &[("_", "S", false)],
+            Some("S: Sequence, Element == S.Element"),
+        )
+        .conforms("Array", "Sequence")
+        .conforms("Array", "RangeReplaceableCollection")
+        .conforms("EnumeratedSequence", "Sequence");
+    for d in &mut s.0.decls {
+        if d.joined() == "EnumeratedSequence" {
+            d.generics = Some("Base: Sequence".into());
+        }
+    }
     // a generic initializer whose closure takes `Data.Element`
     s.ty("SwiftUI", "Roster", K::Struct).func(
         "SwiftUI",
@@ -1672,5 +1739,82 @@ fn a_partly_read_imported_option_set_behind_derived_labels_is_unverifiable() {
         known.symbols_exist,
         "{:?}",
         messages(&known.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn overloads_agreeing_on_a_generic_type_give_it_with_unknown_arguments() {
+    // `Sequence.filter` gives `[Self.Element]`, `RangeReplaceableCollection.filter` `Self`:
+    // an `Array` either way, whose members are known
+    let bad =
+        check("func f(xs: [String]) -> Int {\n    xs.filter { _ in true }.unique().count\n}\n");
+    assert_eq!(
+        failures(&bad.criteria.symbols_exist),
+        vec!["`Array` has no member `unique` in the SDK index".to_owned()]
+    );
+    let ok = check("func f(xs: [String]) -> Int {\n    xs.filter { _ in true }.count\n}\n");
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    // the source's own extension still excuses it
+    let own = check(
+        "extension Array {\n    func unique() -> [Element] { self }\n}\nfunc f(xs: [String]) -> Int {\n    xs.filter { _ in true }.unique().count\n}\n",
+    );
+    assert!(
+        own.symbols_exist,
+        "{:?}",
+        messages(&own.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn tuple_elements_of_a_sequence_bind_destructured_names() {
+    // `for (i, x) in xs.enumerated()`: `i` is the `Int` offset, `x` the element
+    let bad = check(
+        "func f(xs: [String]) {\n    for (i, x) in xs.enumerated() {\n        _ = (i.isEven, x.uppercased())\n    }\n}\n",
+    );
+    assert_eq!(
+        failures(&bad.criteria.symbols_exist),
+        vec!["`Int` has no member `isEven` in the SDK index".to_owned()]
+    );
+    let ok = check(
+        "func f(xs: [String]) {\n    for (i, x) in xs.enumerated() {\n        _ = (i.isMultiple(of: 2), x.uppercased())\n    }\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    // a closure listing two parameters where the function takes the one tuple
+    let closure = check(
+        "func f(xs: [String]) {\n    _ = xs.enumerated().map { i, x in x.uppercased().isEmpty || i.isOdd }\n}\n",
+    );
+    assert!(
+        failures(&closure.criteria.symbols_exist)
+            .contains(&"`Int` has no member `isOdd` in the SDK index".to_owned()),
+        "{:?}",
+        messages(&closure.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn an_initializer_tying_its_element_to_a_sequence_argument_gives_the_element() {
+    // `Array(xs.enumerated())` is an array of `(offset: Int, element: String)`
+    let bad = check(
+        "import SwiftUI\nlet xs: [String] = []\nlet v = Roster(Array(xs.enumerated())) { i, x in\n    Text(i.isEven ? x : \"\")\n}\n",
+    );
+    assert_eq!(
+        failures(&bad.criteria.symbols_exist),
+        vec!["`Int` has no member `isEven` in the SDK index".to_owned()]
+    );
+    let ok = check(
+        "import SwiftUI\nlet xs: [String] = []\nlet v = Roster(Array(xs.enumerated())) { i, x in\n    Text(i.isMultiple(of: 2) ? x.uppercased() : \"\")\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
     );
 }

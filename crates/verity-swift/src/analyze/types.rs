@@ -393,8 +393,32 @@ impl<'a> Analyzer<'a> {
                 match callee.kind() {
                     "simple_identifier" => match self.infer(callee, depth + 1) {
                         Ty::Sdk {
-                            path, meta: true, ..
-                        } => Ty::sdk(&path),
+                            path,
+                            meta: true,
+                            args: targs,
+                            ..
+                        } => {
+                            // `Array(xs.enumerated())`: its element is the sequence's
+                            let nodes = super::expect::arg_nodes(n);
+                            let given = match nodes.as_slice() {
+                                [one]
+                                    if targs.is_empty()
+                                        && args.labels.len() == 1
+                                        && args.labels[0] == "_"
+                                        && args.trailing.is_empty() =>
+                                {
+                                    let t = self.infer(*one, depth + 1);
+                                    self.init_generic_args(&path, &t)
+                                }
+                                _ => Vec::new(),
+                            };
+                            Ty::Sdk {
+                                path,
+                                meta: false,
+                                also: None,
+                                args: if given.is_empty() { targs } else { given },
+                            }
+                        }
                         Ty::Sdk { .. } => Ty::Unknown,
                         Ty::Unknown => {
                             let name = ident(self.t(callee));
@@ -1336,6 +1360,16 @@ impl<'a> Analyzer<'a> {
             }
             _ => Ty::Unknown,
         }
+    }
+
+    /// The element types of a sequence whose element is a tuple (`for (i, x) in
+    /// xs.enumerated()`, `for (key, value) in dict`), when known.
+    pub(super) fn element_tuple(&mut self, c: Node<'_>) -> Option<Vec<Ty>> {
+        let seq = self.infer(c, 0);
+        if seq.source_name().is_some() {
+            return None;
+        }
+        self.assoc_tuple(&seq, "Element", 0)
     }
 
     /// The first known type among `nodes` that are not plain identifiers (a parameter's

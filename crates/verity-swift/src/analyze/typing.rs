@@ -165,6 +165,19 @@ impl<'a> Analyzer<'a> {
                 {
                     return self.ty_of_ref(&aliased, &Vec::new(), &Ty::Unknown, None, depth + 1);
                 }
+                // `EnumeratedSequence<Self>` of a protocol extension's member: the receiver
+                let with_self;
+                let subst = match self_ty.to_ref() {
+                    Some(r) if t.args().iter().any(mentions_self) => {
+                        with_self = subst
+                            .iter()
+                            .cloned()
+                            .chain(std::iter::once(("Self".to_owned(), Some(r))))
+                            .collect::<Subst>();
+                        &with_self
+                    }
+                    _ => subst,
+                };
                 Ty::Sdk {
                     path: p,
                     meta: false,
@@ -203,6 +216,156 @@ impl<'a> Analyzer<'a> {
             }
             _ => Ty::Unknown,
         }
+    }
+
+    /// The element types of a tuple type `t` names, through typealiases and associated
+    /// types (`(offset: Int, element: Base.Element)` for `EnumeratedSequence<[String]>.Element`,
+    /// `(key: Key, value: Value)` for a dictionary's), each resolved as [`Self::ty_of_ref`]
+    /// would; `None` when `t` is not known to be a tuple.
+    pub(super) fn tuple_of_ref(
+        &self,
+        t: &TypeRef,
+        subst: &Subst,
+        self_ty: &Ty,
+        context: Option<&str>,
+        depth: usize,
+    ) -> Option<Vec<Ty>> {
+        if depth > 8 {
+            return None;
+        }
+        match t {
+            TypeRef::Tuple(items) if items.len() > 1 => Some(
+                items
+                    .iter()
+                    .map(|(_, x)| self.ty_of_ref(x, subst, self_ty, context, depth + 1))
+                    .collect(),
+            ),
+            TypeRef::Named(comps) => {
+                let first = comps.first()?;
+                if first.name == "Self" {
+                    return match comps.len() {
+                        2 if comps[1].args.is_empty() => {
+                            self.assoc_tuple(self_ty, &comps[1].name, depth + 1)
+                        }
+                        _ => None,
+                    };
+                }
+                if let Some((_, arg)) = subst.iter().find(|(n, _)| *n == first.name) {
+                    let a = arg.as_ref()?;
+                    return match comps.len() {
+                        1 => self.tuple_of_ref(a, &Vec::new(), &Ty::Unknown, None, depth + 1),
+                        2 if comps[1].args.is_empty() => {
+                            let base =
+                                self.ty_of_ref(a, &Vec::new(), &Ty::Unknown, None, depth + 1);
+                            self.assoc_tuple(&base, &comps[1].name, depth + 1)
+                        }
+                        _ => None,
+                    };
+                }
+                let path = comps
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
+                let p = self.resolve_path(&path, context)?;
+                let aliased = self.alias_of(&p)?;
+                let ctx = p.rsplit_once('.').map(|(up, _)| up.to_owned());
+                self.tuple_of_ref(&aliased, subst, self_ty, ctx.as_deref(), depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// `base.name` as a type argument (a tuple when it is one), when every part is known.
+    pub(super) fn assoc_ref(&self, base: &Ty, name: &str) -> Option<TypeRef> {
+        if let Some(items) = self.assoc_tuple(base, name, 0) {
+            let items: Option<Vec<(Option<String>, TypeRef)>> = items
+                .iter()
+                .map(|t| t.to_ref().map(|r| (None, r)))
+                .collect();
+            return items.map(TypeRef::Tuple);
+        }
+        self.assoc_of(base, name, 0).to_ref()
+    }
+
+    /// The generic arguments `T(x)` gives a generic type `path` through an initializer
+    /// `init<S>(_: S) where Element == S.Element` (`Array(xs.enumerated())` is an array of
+    /// the sequence's elements): each of the type's generic parameters the initializer's
+    /// requirements tie to a member type of the argument's type, when all its overloads of
+    /// that shape agree. Empty when any is unknown.
+    pub(super) fn init_generic_args(&self, path: &str, arg: &Ty) -> Vec<TypeRef> {
+        let names = self.type_generic_names(path);
+        if names.is_empty() || !matches!(arg, Ty::Sdk { meta: false, .. }) {
+            return Vec::new();
+        }
+        let closure = self
+            .index
+            .str_id(path)
+            .map(|id| self.index.type_closure(id));
+        let Some(closure) = closure else {
+            return Vec::new();
+        };
+        let mut out: Option<Vec<TypeRef>> = None;
+        for id in self.index.member_ids_in(&closure, "init(_:)") {
+            let (Some(params), Some(sig)) =
+                (self.index.sym_params(id), self.index.sym_generics(id))
+            else {
+                continue;
+            };
+            let [(_, pty, _)] = params.as_slice() else {
+                continue;
+            };
+            let mut args: Vec<TypeRef> = Vec::new();
+            for n in &names {
+                // `Element == S.Element` (or `Self.Element == S.Element`)
+                let want = split_top_level(sig, ',').into_iter().find_map(|req| {
+                    let (l, r) = req.split_once("==")?;
+                    let l = l.trim();
+                    let l = l.strip_prefix("Self.").unwrap_or(l);
+                    let (base, member) = r.trim().split_once('.')?;
+                    (l == n && base == *pty).then(|| member.to_owned())
+                });
+                match want.and_then(|m| self.assoc_ref(arg, &m)) {
+                    Some(r) => args.push(r),
+                    None => break,
+                }
+            }
+            if args.len() != names.len() {
+                continue;
+            }
+            match &out {
+                None => out = Some(args),
+                Some(o) if *o == args => {}
+                Some(_) => return Vec::new(),
+            }
+        }
+        out.unwrap_or_default()
+    }
+
+    /// [`Self::tuple_of_ref`] for `base.name` (a sequence's `Element`).
+    pub(super) fn assoc_tuple(&self, base: &Ty, name: &str, depth: usize) -> Option<Vec<Ty>> {
+        let Ty::Sdk {
+            path,
+            meta: false,
+            also: None,
+            args,
+        } = base
+        else {
+            return None;
+        };
+        if name == "Element"
+            && matches!(path.as_str(), "Array" | "Set" | "ArraySlice")
+            && let [e] = args.as_slice()
+        {
+            return self.tuple_of_ref(e, &Vec::new(), &Ty::Unknown, None, depth + 1);
+        }
+        let own = self.subst_for(base, None);
+        if let Some((_, arg)) = own.iter().find(|(n, _)| n == name) {
+            let a = arg.as_ref()?;
+            return self.tuple_of_ref(a, &Vec::new(), &Ty::Unknown, None, depth + 1);
+        }
+        let aliased = self.alias_of(&format!("{path}.{name}"))?;
+        self.tuple_of_ref(&aliased, &own, base, Some(path), depth + 1)
     }
 
     /// `T.name` for a known type `T`: the element of an array or set (`Element`), else `T`'s
@@ -265,7 +428,11 @@ impl<'a> Analyzer<'a> {
         self.ty_of_ref(&t, &subst, recv, ctx, 0)
     }
 
-    /// The one type all candidates agree on.
+    /// The one type all candidates agree on. Candidates that agree on the type but not on
+    /// its generic arguments (`Sequence.filter` gives `[Self.Element]`,
+    /// `RangeReplaceableCollection.filter` gives `Self`; the two `flatMap`s give arrays of
+    /// different elements) agree on the type with its arguments unknown: its members are
+    /// known, the element's are not.
     pub(super) fn agreed_ty(&self, recv: &Ty, ids: &[SymId]) -> Ty {
         let mut out: Option<Ty> = None;
         for &id in ids {
@@ -273,10 +440,24 @@ impl<'a> Analyzer<'a> {
             if t == Ty::Unknown {
                 return Ty::Unknown;
             }
-            match &out {
+            match &mut out {
                 None => out = Some(t),
                 Some(o) if *o == t => {}
-                Some(_) => return Ty::Unknown,
+                Some(Ty::Sdk {
+                    path,
+                    meta,
+                    also,
+                    args,
+                }) => match &t {
+                    Ty::Sdk {
+                        path: p,
+                        meta: m,
+                        also: a,
+                        ..
+                    } if p == path && m == meta && a == also => args.clear(),
+                    _ => return Ty::Unknown,
+                },
+                Some(Ty::Unknown) => return Ty::Unknown,
             }
         }
         out.unwrap_or(Ty::Unknown)
@@ -363,6 +544,19 @@ impl<'a> Analyzer<'a> {
                 .sym(id)
                 .is_some_and(|s| s.kind == SymbolKind::Protocol)
         })
+    }
+}
+
+/// Whether `t` names `Self` (alone or as a prefix: `Self.Element`).
+fn mentions_self(t: &TypeRef) -> bool {
+    match t {
+        TypeRef::Named(comps) => {
+            comps.first().is_some_and(|c| c.name == "Self")
+                || comps.iter().any(|c| c.args.iter().any(mentions_self))
+        }
+        TypeRef::Optional(x) | TypeRef::Array(x) | TypeRef::Metatype(x) => mentions_self(x),
+        TypeRef::Dictionary(k, v) => mentions_self(k) || mentions_self(v),
+        _ => false,
     }
 }
 

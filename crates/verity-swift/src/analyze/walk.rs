@@ -313,6 +313,25 @@ impl<'a> Analyzer<'a> {
                             self.bind(t, Ty::Unknown);
                         }
                     }
+                    let parts: Vec<Node<'_>> = named_children(item)
+                        .into_iter()
+                        .filter(|x| x.kind() == "pattern")
+                        .collect();
+                    let tuple = match n.child_by_field_name("collection") {
+                        Some(c) if parts.len() > 1 => self.element_tuple(c),
+                        _ => None,
+                    };
+                    if let Some(tys) = tuple.filter(|t| t.len() == parts.len()) {
+                        // `for (i, x) in xs.enumerated()`: each name its element
+                        for (part, t) in parts.iter().zip(tys) {
+                            if let [x] = named_children(*part).as_slice()
+                                && x.kind() == "simple_identifier"
+                            {
+                                let name = self.t(*x);
+                                self.bind_fresh(name, t);
+                            }
+                        }
+                    }
                     let t = self.t(item);
                     if item.named_child_count() == 0 {
                         self.bind(t, element);
