@@ -540,11 +540,15 @@ impl<'a> Analyzer<'a> {
                     if all.iter().any(|&i| self.sym_is_objc(i)) {
                         return;
                     }
-                    self.out.references += 1;
+                    // the expected type is unknown: the members of that name are other
+                    // types' (SwiftUI's `Animation.repeatForever(autoreverses:)` for
+                    // SpriteKit's `SKAction.repeatForever(_:)`), so their labels decide
+                    // nothing
                     let known = self.some_titles(&all);
-                    self.unresolved_or_miss(
+                    self.unverifiable(
                         format!(
-                            "no SDK member `.{name}` takes the labels {} (known: {known})",
+                            "`.{name}{}`: the expected type is unknown and no SDK member of \
+                             that name takes these labels (known: {known})",
                             args.display()
                         ),
                         n,

@@ -140,6 +140,11 @@ impl<'a> Analyzer<'a> {
                     let p = self.sdk_type_path(&[name])?;
                     let closure = self.closure_of(&p);
                     (Ty::meta(&p), self.index.member_ids_in(&closure, "init"))
+                } else if let Some(sup) = self.implicit_self_method(name) {
+                    // `run(.sequence(…))` in an `SKScene` subclass: `self.run`, a method of
+                    // the one SDK supertype that has it (members win over globals)
+                    let closure = self.closure_of(&sup);
+                    (Ty::sdk(&sup), self.index.member_ids_in(&closure, name))
                 } else {
                     (Ty::Unknown, self.top_level_funcs(name))
                 }
@@ -205,6 +210,31 @@ impl<'a> Analyzer<'a> {
         };
         let ids = self.compatible_ids(&ids, args);
         (!ids.is_empty()).then_some((recv, ids))
+    }
+
+    /// The one SDK supertype of the enclosing type declaration with a method `name` (called
+    /// through implicit `self`).
+    fn implicit_self_method(&mut self, name: &str) -> Option<String> {
+        if self.type_scopes.is_empty() {
+            return None;
+        }
+        let supers = self.type_ctx.last().cloned().unwrap_or_default();
+        let mut found = None;
+        for p in supers {
+            let closure = self.closure_of(&p);
+            let has = self.index.member_ids_in(&closure, name).iter().any(|&id| {
+                self.index
+                    .sym(id)
+                    .is_some_and(|s| s.kind == SymbolKind::Method)
+            });
+            if has {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(p);
+            }
+        }
+        found
     }
 
     fn is_local(&self, name: &str) -> bool {

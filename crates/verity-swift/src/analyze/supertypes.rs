@@ -171,6 +171,14 @@ impl<'a> Analyzer<'a> {
                 {
                     continue;
                 }
+                // the importer's omit-needless-words can drop a word repeating the
+                // declaring type's name from inside a base name (`repeatActionForever:` of
+                // `SKAction` is `repeatForever(_:)`)
+                let owner = self.index.s(s.parent);
+                let owner = owner.rsplit('.').next().unwrap_or(owner);
+                if drops_inner_word(base, name, owner) {
+                    return true;
+                }
                 let alts = self
                     .index
                     .alt_ids(s)
@@ -289,4 +297,28 @@ pub(super) fn over_stripped(derived: &str, name: &str) -> bool {
         && name.len() > tail.len()
         && name.ends_with(&tail)
         && name.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
+/// Whether `name` is `base` without one inner capitalized word that ends `owner`
+/// (`repeatForever` for `repeatActionForever` of `SKAction`): a word at neither end.
+fn drops_inner_word(base: &str, name: &str, owner: &str) -> bool {
+    if base.len() <= name.len() || !base.is_ascii() || !name.is_ascii() {
+        return false;
+    }
+    let cut = base.len() - name.len();
+    let prefix = base
+        .bytes()
+        .zip(name.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (1..=prefix).any(|i| {
+        let (head, rest) = base.split_at(i);
+        let (word, tail) = rest.split_at(cut);
+        word.starts_with(|c: char| c.is_ascii_uppercase())
+            && tail.starts_with(|c: char| c.is_ascii_uppercase())
+            && owner.ends_with(word)
+            && name.len() == head.len() + tail.len()
+            && name.starts_with(head)
+            && name.ends_with(tail)
+    })
 }

@@ -792,11 +792,52 @@ fn sdk() -> Index {
             _ => {}
         }
     }
+    // an SDK node class whose `play(_:)` takes moves, the moves' class methods (one name
+    // the importer shortens: `loopMoveForever:` is `loopForever(_:)`), and an unrelated
+    // SwiftUI type with a static method of a shared name
+    s.ty("UIKit", "UIStage", K::Class)
+        .func(
+            "UIKit",
+            "UIStage.play(_:)",
+            K::Method,
+            "Void",
+            &[("_", "UIMove", false)],
+            None,
+        )
+        .ty("UIKit", "UIMove", K::Class)
+        .func(
+            "UIKit",
+            "UIMove.sequence(_:)",
+            K::TypeMethod,
+            "UIMove",
+            &[("_", "[UIMove]", false)],
+            None,
+        )
+        .func(
+            "UIKit",
+            "UIMove.loopMoveForever(_:)",
+            K::TypeMethod,
+            "UIMove",
+            &[("_", "UIMove", false)],
+            None,
+        )
+        .ty("SwiftUI", "Pulse", K::Struct)
+        .func(
+            "SwiftUI",
+            "Pulse.loopForever(autoreverses:)",
+            K::TypeMethod,
+            "Pulse",
+            &[("autoreverses", "Bool", true)],
+            None,
+        );
     for d in &mut s.0.decls {
         if d.module == "UIKit" {
             d.objc = true;
         }
-        if d.joined() == "UIQuery.init(kind:filter:options:)" {
+        if matches!(
+            d.joined().as_str(),
+            "UIQuery.init(kind:filter:options:)" | "UIMove.loopMoveForever(_:)"
+        ) {
             d.approximate = true;
         }
         if matches!(
@@ -1811,6 +1852,44 @@ fn an_initializer_tying_its_element_to_a_sequence_argument_gives_the_element() {
     );
     let ok = check(
         "import SwiftUI\nlet xs: [String] = []\nlet v = Roster(Array(xs.enumerated())) { i, x in\n    Text(i.isMultiple(of: 2) ? x.uppercased() : \"\")\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn an_implicit_member_of_unknown_expected_type_is_not_judged_by_another_types_labels() {
+    // the receiver is unknown, so `.loopForever(_:)` may be any type's: SwiftUI's
+    // `Pulse.loopForever(autoreverses:)` decides nothing
+    let r = check(
+        "import SwiftUI\nstruct Mystery {}\nfunc f(stage: Mystery) {\n    stage.play(.loopForever(3))\n}\n",
+    );
+    assert!(r.symbols_exist, "{:?}", messages(&r.criteria.symbols_exist));
+    assert!(
+        messages(&r.criteria.symbols_exist)
+            .iter()
+            .any(|m| m.contains("the expected type is unknown")),
+        "{:?}",
+        messages(&r.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn a_method_called_through_implicit_self_gives_its_arguments_their_expected_types() {
+    // `play(…)` in a `UIStage` subclass is `self.play(…)`: a `UIMove` is expected
+    let bad = check(
+        "import UIKit\nclass Scene: UIStage {\n    func f() {\n        play(.sequence([]))\n        play(.madeUp)\n    }\n}\n",
+    );
+    assert_eq!(
+        failures(&bad.criteria.symbols_exist),
+        vec!["`.madeUp` is not a member of `UIMove`, the type expected here".to_owned()]
+    );
+    // the importer drops a word repeating the type's name from inside a base name
+    let ok = check(
+        "import UIKit\nclass Scene: UIStage {\n    func f() {\n        play(.loopForever(.sequence([])))\n    }\n}\n",
     );
     assert!(
         ok.symbols_exist,
