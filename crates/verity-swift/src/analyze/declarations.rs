@@ -19,7 +19,13 @@ pub(crate) struct Decls {
     /// Members the source declares in extensions (`extension UIColor { static let brand … }`):
     /// the only source names an implicit member of an SDK type can be.
     pub ext_members: HashSet<String>,
+    /// Values declared only as functions taking parameters (`func tableView(_:numberOfRowsInSection:)`
+    /// in a `UITableViewController`): a bare use of the name (`tableView.register(…)`) is
+    /// still an inherited property, since those functions' full names carry labels.
+    pub only_funcs_with_params: HashSet<String>,
     pub imports: Vec<String>,
+    /// Every value name declared other than as a function taking parameters.
+    other_values: HashSet<String>,
     /// The syntax tree's depth (the analysis needs a large stack beyond some depth).
     pub max_depth: usize,
 }
@@ -40,12 +46,15 @@ impl Decls {
             }
         }
         d.value_type_members.retain(|v| !d.values.contains(v));
+        let others = std::mem::take(&mut d.other_values);
+        d.only_funcs_with_params.retain(|v| !others.contains(v));
         d
     }
 
     fn value(&mut self, n: Node<'_>, src: &str) {
         let t = ident(text(n, src));
         if !t.is_empty() && t != "_" {
+            self.other_values.insert(t.to_owned());
             if value_type_member(n, src) {
                 self.value_type_members.insert(t.to_owned());
             } else {
@@ -124,13 +133,34 @@ impl Decls {
             }
             "function_declaration" | "protocol_function_declaration" | "macro_declaration" => {
                 if let Some(name) = n.child_by_field_name("name") {
-                    self.value(name, src);
+                    let takes_params = n.kind() == "function_declaration"
+                        && named_children(n).iter().any(|c| c.kind() == "parameter");
+                    let t = ident(text(name, src));
+                    if takes_params && !t.is_empty() {
+                        if value_type_member(name, src) {
+                            self.value_type_members.insert(t.to_owned());
+                        } else {
+                            self.values.insert(t.to_owned());
+                        }
+                        self.only_funcs_with_params.insert(t.to_owned());
+                    } else {
+                        self.value(name, src);
+                    }
                 }
             }
             "parameter" | "lambda_parameter" | "enum_entry" | "capture_list_item" => {
                 for c in named_children(n) {
                     if c.kind() == "simple_identifier" {
+                        // a function's parameter is always bound in its body's scope, where
+                        // it wins; it does not hide an inherited property elsewhere
+                        let scoped = n.kind() == "parameter"
+                            && n.parent()
+                                .is_some_and(|p| p.kind() == "function_declaration");
+                        let had = self.other_values.contains(ident(text(c, src)));
                         self.value(c, src);
+                        if scoped && !had {
+                            self.other_values.remove(ident(text(c, src)));
+                        }
                     }
                 }
             }

@@ -792,6 +792,27 @@ fn sdk() -> Index {
             _ => {}
         }
     }
+    // a controller class whose inherited `listView` property the source's own delegate
+    // methods `listView(_:rowsIn:)` share a base name with
+    s.ty("UIKit", "UIListController", K::Class)
+        .member(
+            "UIKit",
+            "UIListController.listView",
+            K::Property,
+            "UIListView",
+        )
+        .ty("UIKit", "UIListView", K::Class)
+        .func(
+            "UIKit",
+            "UIListView.register(_:forCellReuseIdentifier:)",
+            K::Method,
+            "Void",
+            &[
+                ("_", "AnyClass?", false),
+                ("forCellReuseIdentifier", "String", false),
+            ],
+            None,
+        );
     // an SDK node class whose `play(_:)` takes moves, the moves' class methods (one name
     // the importer shortens: `loopMoveForever:` is `loopForever(_:)`), and an unrelated
     // SwiftUI type with a static method of a shared name
@@ -1895,5 +1916,43 @@ fn a_method_called_through_implicit_self_gives_its_arguments_their_expected_type
         ok.symbols_exist,
         "{:?}",
         messages(&ok.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn methods_with_parameters_do_not_hide_an_inherited_property_of_their_base_name() {
+    // `listView.register(…)` is the inherited property, not `listView(_:rowsIn:)`
+    let src = |label: &str| {
+        format!(
+            "import UIKit\nclass Settings: UIListController {{\n    func setUp() {{\n        \
+             listView.register(Settings.self, {label}: \"row\")\n    }}\n    func listView(_ listView: \
+             UIListView, rowsIn section: Int) -> Int {{ 0 }}\n}}\n"
+        )
+    };
+    let bad = check(&src("forCellWithReuseIdentifier"));
+    assert!(
+        failures(&bad.criteria.symbols_exist)
+            .iter()
+            .any(|m| m.contains("no `register` overload on `UIListView`")),
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    let ok = check(&src("forCellReuseIdentifier"));
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    // a property of the source's own of that name still hides the inherited one
+    let own = check(
+        "import UIKit\nclass Settings: UIListController {\n    var listView = 3\n    func setUp() {\n        \
+         listView.register(Settings.self, forCellWithReuseIdentifier: \"row\")\n    }\n}\n",
+    );
+    assert!(
+        !messages(&own.criteria.symbols_exist)
+            .iter()
+            .any(|m| m.contains("UIListView")),
+        "{:?}",
+        messages(&own.criteria.symbols_exist)
     );
 }

@@ -626,7 +626,7 @@ impl<'a> Analyzer<'a> {
         if let Some(t) = self.scopes.get(i).and_then(|s| s.get(name)) {
             return t.clone();
         }
-        if self.declared_value(name) {
+        if self.declared_value(name) && !self.decls.only_funcs_with_params.contains(name) {
             return Ty::Unknown;
         }
         let supers = self.type_ctx.last().cloned().unwrap_or_default();
