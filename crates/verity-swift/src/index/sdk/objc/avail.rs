@@ -198,6 +198,7 @@ pub(crate) fn apply(name: &str, args: &[Tok], set: &mut AvailSet) {
         "NS_AVAILABLE"
         | "NS_CLASS_AVAILABLE"
         | "NS_ENUM_AVAILABLE"
+        | "CF_ENUM_AVAILABLE"
         | "OSX_AVAILABLE_STARTING"
         | "CG_AVAILABLE_STARTING" => {
             set_ios(set, Domain::MacOs, ver(0), None);
@@ -217,6 +218,7 @@ pub(crate) fn apply(name: &str, args: &[Tok], set: &mut AvailSet) {
         "NS_DEPRECATED"
         | "NS_CLASS_DEPRECATED"
         | "NS_ENUM_DEPRECATED"
+        | "CF_ENUM_DEPRECATED"
         | "OSX_AVAILABLE_BUT_DEPRECATED"
         | "CG_AVAILABLE_BUT_DEPRECATED" => {
             set_ios(set, Domain::MacOs, ver(0), ver(1));

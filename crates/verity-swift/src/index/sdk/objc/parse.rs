@@ -484,6 +484,18 @@ impl<'a> Parser<'a> {
                 }
                 return;
             }
+            // a region marker without arguments (`__BEGIN_DECLS`,
+            // `CF_IMPLICIT_BRIDGING_ENABLED` before Security's `typedef CF_ENUM(uint32_t,
+            // SecTrustResultType)`), not the type name of the declaration after it
+            s if is_macro_like(s)
+                && (s.ends_with("_ENABLED")
+                    || s.ends_with("_DISABLED")
+                    || s.ends_with("_DECLS"))
+                && !self.peek_at(1).is_some_and(|t| t.is('(')) =>
+            {
+                self.i += 1;
+                return;
+            }
             _ => {}
         }
         // Attributes before an `@interface` / `@protocol` / declaration.

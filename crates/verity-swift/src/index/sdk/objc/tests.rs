@@ -600,3 +600,39 @@ fn a_type_name_that_names_a_property_stays_in_the_base_name() {
     find(&set, "CMSession.addInput(_:)");
     find(&set, "CMSession.add(_:)");
 }
+
+#[test]
+fn cf_enum_cases_with_legacy_availability_macros() {
+    // a `k`-prefixed CF_ENUM whose cases carry `CF_ENUM_AVAILABLE` / `CF_ENUM_DEPRECATED`,
+    // first after C headers' region markers (Security's `SecTrustResultType`)
+    let set = read(
+        r#"
+__BEGIN_DECLS
+CF_ASSUME_NONNULL_BEGIN
+CF_IMPLICIT_BRIDGING_ENABLED
+typedef CF_ENUM(uint32_t, DMTrustVerdict) {
+    kDMTrustVerdictInvalid  CF_ENUM_AVAILABLE(10_3, 2_0) = 0,
+    kDMTrustVerdictProceed  CF_ENUM_AVAILABLE(10_3, 2_0) = 1,
+    kDMTrustVerdictConfirm  CF_ENUM_DEPRECATED(10_3, 10_9, 2_0, 7_0) = 2,
+    kDMTrustVerdictOtherError  CF_ENUM_AVAILABLE(10_3, 2_0) = 7
+};
+CF_IMPLICIT_BRIDGING_DISABLED
+CF_ASSUME_NONNULL_END
+__END_DECLS
+"#,
+        None,
+    );
+    assert_eq!(find(&set, "DMTrustVerdict").kind, SymbolKind::Enum);
+    let proceed = find(&set, "DMTrustVerdict.proceed");
+    assert_eq!(ios_intro(proceed).as_deref(), Some("2.0"));
+    find(&set, "DMTrustVerdict.otherError");
+    let confirm = find(&set, "DMTrustVerdict.confirm");
+    assert!(
+        confirm
+            .availability
+            .iter()
+            .any(|a| a.domain == Some(Domain::Ios) && a.deprecated.is_some()),
+        "{:?}",
+        confirm.availability
+    );
+}
