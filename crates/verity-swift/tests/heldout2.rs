@@ -38,11 +38,13 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 /// subtracted). When the set was frozen they were symbols_exist 0.853 / 0.644,
 /// availability_ok 0.917 / 1.000, no_deprecated 0.947 / 0.900; after tuning round 3 (this set
 /// being tuning data by then) symbols_exist 0.976 / 0.911 and no_deprecated 1.000 / 1.000;
-/// after tuning round 4 symbols_exist 0.977 / 0.955 and availability_ok 1.000 / 1.000.
+/// after tuning round 4 symbols_exist 0.977 / 0.955 and availability_ok 1.000 / 1.000;
+/// after tuning round 6 (the objc reader reads `SecTrustResultType`) symbols_exist
+/// 1.000 / 0.955.
 /// BENCHMARKS.md has the tables and the disagreements still open.
 const HELDOUT2_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 0.977, 0.955),
+    ("symbols_exist", 1.0, 0.955),
     ("availability_ok", 1.0, 1.0),
     ("no_deprecated", 1.0, 1.0),
 ];

@@ -49,10 +49,11 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 /// the other four sets, this one unseen) 0.969 / 0.761, 1.000 / 1.000 and 1.000 / 1.000, the
 /// values below. Its disagreements have been read since: it is tuning data now.
 /// BENCHMARKS.md has both tables and the disagreements; tuning round 5 raised the
-/// symbols_exist floor to its after values (1.000 / 0.905, truncated).
+/// symbols_exist floor to its after values (1.000 / 0.905, truncated), tuning round 6 to
+/// 1.000 / 0.928 (`tags.unique()` on an `Array` reached through `flatMap` and `map`).
 const HELDOUT4_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 1.0, 0.904),
+    ("symbols_exist", 1.0, 0.928),
     ("availability_ok", 1.0, 1.0),
     ("no_deprecated", 1.0, 1.0),
 ];

@@ -48,9 +48,11 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 /// other three criteria 1.000 / 1.000 (truncated to three decimals); after tuning round 5 (made
 /// on the other five sets, this one unseen) symbols_exist 0.941 / 0.820, the values below. Its
 /// disagreements have been read since: it is tuning data now. BENCHMARKS.md has both tables.
+/// Tuning round 6 raised symbols_exist to 1.000 / 0.897 (its two false alarms gone; the
+/// standard-library and implicit-`self` misses caught).
 const HELDOUT5_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 0.941, 0.820),
+    ("symbols_exist", 1.0, 0.897),
     ("availability_ok", 1.0, 1.0),
     ("no_deprecated", 1.0, 1.0),
 ];
