@@ -361,6 +361,14 @@ fn sdk() -> Index {
         )
         .func(
             "Swift",
+            "Sequence.sorted(by:)",
+            K::Method,
+            "[Self.Element]",
+            &[("by", "(Self.Element, Self.Element) throws -> Bool", false)],
+            None,
+        )
+        .func(
+            "Swift",
             "Sequence.enumerated()",
             K::Method,
             "EnumeratedSequence<Self>",
@@ -1954,5 +1962,32 @@ fn methods_with_parameters_do_not_hide_an_inherited_property_of_their_base_name(
             .any(|m| m.contains("UIListView")),
         "{:?}",
         messages(&own.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn a_protocol_extensions_self_element_result_is_the_receivers_element() {
+    // `Sequence.sorted(by:)` gives `[Self.Element]`: on `[String]`, an array of strings
+    let bad =
+        check("func f(xs: [String]) {\n    _ = xs.sorted(by: { _, _ in true }).first?.madeUp\n}\n");
+    assert_eq!(
+        failures(&bad.criteria.symbols_exist),
+        vec!["`String` has no member `madeUp` in the SDK index".to_owned()]
+    );
+    // and of tuples on an enumerated sequence
+    let tuple = check(
+        "func f(xs: [String]) {\n    for (i, x) in xs.enumerated().sorted(by: { _, _ in true }) {\n        _ = (i.isEven, x.uppercased())\n    }\n}\n",
+    );
+    assert_eq!(
+        failures(&tuple.criteria.symbols_exist),
+        vec!["`Int` has no member `isEven` in the SDK index".to_owned()]
+    );
+    let ok = check(
+        "func f(xs: [String]) {\n    _ = xs.sorted(by: { _, _ in true }).first?.uppercased()\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
     );
 }

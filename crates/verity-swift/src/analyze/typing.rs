@@ -192,13 +192,16 @@ impl<'a> Analyzer<'a> {
                 path: "Array".into(),
                 meta: false,
                 also: None,
-                args: vec![substitute(e, subst)],
+                args: vec![self.self_assoc(substitute(e, subst), self_ty)],
             },
             TypeRef::Dictionary(k, v) => Ty::Sdk {
                 path: "Dictionary".into(),
                 meta: false,
                 also: None,
-                args: vec![substitute(k, subst), substitute(v, subst)],
+                args: vec![
+                    self.self_assoc(substitute(k, subst), self_ty),
+                    self.self_assoc(substitute(v, subst), self_ty),
+                ],
             },
             TypeRef::Opaque(p) | TypeRef::Existential(p) => {
                 self.ty_of_ref(p, subst, self_ty, context, depth + 1)
@@ -274,6 +277,21 @@ impl<'a> Analyzer<'a> {
             }
             _ => None,
         }
+    }
+
+    /// A generic argument `Self.Element` of a protocol extension's member (`[Self.Element]`
+    /// of `Sequence.sorted(by:)`) as the receiver's element, when known; else unchanged.
+    fn self_assoc(&self, t: TypeRef, self_ty: &Ty) -> TypeRef {
+        if let TypeRef::Named(comps) = &t
+            && let [first, member] = comps.as_slice()
+            && first.name == "Self"
+            && first.args.is_empty()
+            && member.args.is_empty()
+            && let Some(r) = self.assoc_ref(self_ty, &member.name)
+        {
+            return r;
+        }
+        t
     }
 
     /// `base.name` as a type argument (a tuple when it is one), when every part is known.
