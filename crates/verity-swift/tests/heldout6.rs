@@ -43,15 +43,16 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 
 /// Per criterion, the (precision, recall) the oracles must reach on the sixth held-out set.
 ///
-/// All 0.0 for now: the set was frozen before it was ever run through the oracles, so no floor
-/// could be known. The floors are set after the first measurement, from the values measured
-/// then (truncated, nothing subtracted); until then the test checks only the exact `parse`
-/// criterion and prints the table.
+/// A regression guard. Once the set was frozen, the analyzer of tuning round 5 (the one on
+/// `main` then) measured symbols_exist 0.900 / 0.729, no_deprecated 1.000 / 0.954 and the
+/// other two criteria 1.000 / 1.000 (truncated to three decimals); tuning round 6, made on the
+/// other six sets with this one unseen, changed none of its verdicts (the values below). Its
+/// disagreements have been read since: it is tuning data now. BENCHMARKS.md has the table.
 const HELDOUT6_MIN: [(&str, f64, f64); 4] = [
-    ("parse", 0.0, 0.0),
-    ("symbols_exist", 0.0, 0.0),
-    ("availability_ok", 0.0, 0.0),
-    ("no_deprecated", 0.0, 0.0),
+    ("parse", 1.0, 1.0),
+    ("symbols_exist", 0.900, 0.729),
+    ("availability_ok", 1.0, 1.0),
+    ("no_deprecated", 1.0, 0.954),
 ];
 
 /// What the set was written to cover.
