@@ -92,13 +92,121 @@ pub fn attend(
 ) {
     #[cfg(target_arch = "x86_64")]
     if let Some(simd) = pulp::x86::V3::try_new() {
-        simd.vectorize(
-            #[inline(always)]
-            || attend_lanes(q, keys, vals, stride, at, n_keys, scale, scores, out),
-        );
+        if q.len() == x86::HD {
+            simd.vectorize(
+                #[inline(always)]
+                || x86::attend(simd, q, keys, vals, stride, at, n_keys, scale, scores, out),
+            );
+        } else {
+            simd.vectorize(
+                #[inline(always)]
+                || attend_lanes(q, keys, vals, stride, at, n_keys, scale, scores, out),
+            );
+        }
         return;
     }
     attend_lanes(q, keys, vals, stride, at, n_keys, scale, scores, out)
+}
+
+/// [`attend_lanes`] written out in AVX2 for heads of 64 (both shipped models), with the
+/// same arithmetic in the same order, so the same bits: eight keys' dot products at a time,
+/// each in its own register and reduced in `dot4_lanes`' tree (`(a0+a4)+(a1+a5)` and
+/// `(a2+a6)+(a3+a7)`, then their sum) by two 128-bit-lane swaps and three horizontal adds
+/// for all eight; the weighted sum of the values kept in eight registers instead of being
+/// loaded and stored once per key. The compiler's own vectorization of the scalar loops
+/// transposed the four-key products through 128-bit shuffles and spilled the output.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::__m256;
+
+    use pulp::x86::V3;
+
+    use super::{LANES, dot_lanes, dot4_lanes, exp};
+
+    /// The head size this path is written for.
+    pub(super) const HD: usize = 64;
+    const C: usize = HD / LANES;
+
+    /// The head at `m[at..at + HD]`, as `C` vectors.
+    #[inline(always)]
+    fn head(m: &[f32], at: usize) -> &[[f32; LANES]; C] {
+        bytemuck::cast_ref(m[at..at + HD].first_chunk::<HD>().expect("a head"))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn attend(
+        simd: V3,
+        q: &[f32],
+        keys: &[f32],
+        vals: &[f32],
+        stride: usize,
+        at: usize,
+        n_keys: usize,
+        scale: f32,
+        scores: &mut Vec<f32>,
+        out: &mut [f32],
+    ) {
+        let (avx, avx2, fma) = (simd.avx, simd.avx2, simd.fma);
+        let row = |m, p: usize| head(m, p * stride + at);
+        let q = head(q, 0);
+        let qv: [__m256; C] = q.map(bytemuck::cast);
+        scores.clear();
+        scores.reserve(n_keys);
+        let sv = avx._mm256_set1_ps(scale);
+        // `[k0, k2, k4, k6, k1, k3, k5, k7]` (the horizontal adds' order) back to key order.
+        let order = avx._mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        let mut p = 0;
+        while p + 8 <= n_keys {
+            let acc: [__m256; 8] = core::array::from_fn(|j| {
+                let k = row(keys, p + j);
+                let mut a = avx._mm256_setzero_ps();
+                for c in 0..C {
+                    a = fma._mm256_fmadd_ps(qv[c], bytemuck::cast(k[c]), a);
+                }
+                a
+            });
+            // Lanes i and i + 4 of each key added, two keys per register.
+            let half = |j: usize| {
+                let lo = avx._mm256_permute2f128_ps::<0x20>(acc[j], acc[j + 1]);
+                let hi = avx._mm256_permute2f128_ps::<0x31>(acc[j], acc[j + 1]);
+                avx._mm256_add_ps(lo, hi)
+            };
+            let x0 = avx._mm256_hadd_ps(half(0), half(2));
+            let x1 = avx._mm256_hadd_ps(half(4), half(6));
+            let s = avx._mm256_mul_ps(avx._mm256_hadd_ps(x0, x1), sv);
+            let s: [f32; 8] = bytemuck::cast(avx2._mm256_permutevar8x32_ps(s, order));
+            scores.extend_from_slice(&s);
+            p += 8;
+        }
+        // The rest exactly as `attend_lanes` does it.
+        while p + 4 <= n_keys {
+            let k = |i: usize| &keys[(p + i) * stride + at..(p + i) * stride + at + HD];
+            let d = dot4_lanes(q.as_flattened(), [k(0), k(1), k(2), k(3)]);
+            scores.extend(d.map(|v| v * scale));
+            p += 4;
+        }
+        for p in p..n_keys {
+            let k = &keys[p * stride + at..p * stride + at + HD];
+            scores.push(dot_lanes(q.as_flattened(), k) * scale);
+        }
+        let max = scores.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
+        for sc in scores.iter_mut() {
+            *sc = exp(*sc - max);
+        }
+        let sum: f32 = scores.iter().sum();
+        let inv = 1.0 / sum;
+        let mut o = [avx._mm256_setzero_ps(); C];
+        for (p, &w) in scores.iter().enumerate() {
+            let v = row(vals, p);
+            let wv = avx._mm256_set1_ps(w * inv);
+            for c in 0..C {
+                o[c] = fma._mm256_fmadd_ps(wv, bytemuck::cast(v[c]), o[c]);
+            }
+        }
+        let o: [[f32; LANES]; C] = o.map(bytemuck::cast);
+        out[..HD].copy_from_slice(o.as_flattened());
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -179,6 +287,32 @@ mod tests {
         let four = dot4_lanes(&a, [&bs[0], &bs[1], &bs[2], &bs[3]]);
         for (f, b) in four.iter().zip(&bs) {
             assert_eq!(f.to_bits(), dot_lanes(&a, b).to_bits());
+        }
+    }
+
+    #[test]
+    fn attention_gives_the_portable_bits() {
+        // Every remainder of 8 and of 4 keys, keys interleaved with other heads' (a stride
+        // and an offset), and the scores' signs and sizes varied.
+        let (hd, stride) = (64, 3 * 64);
+        let f = |i: usize, s: f32| ((i as f32 * s).sin() * 3.0).powi(3);
+        let keys: Vec<f32> = (0..40 * stride).map(|i| f(i, 0.37)).collect();
+        let vals: Vec<f32> = (0..40 * stride).map(|i| f(i, 0.11)).collect();
+        for at in [0, hd] {
+            for n_keys in 1..=40 {
+                let q: Vec<f32> = (0..hd).map(|i| f(i + n_keys, 0.23)).collect();
+                let (mut s1, mut s2) = (Vec::new(), Vec::new());
+                let (mut o1, mut o2) = (vec![0f32; hd], vec![0f32; hd]);
+                attend(
+                    &q, &keys, &vals, stride, at, n_keys, 0.125, &mut s1, &mut o1,
+                );
+                attend_lanes(
+                    &q, &keys, &vals, stride, at, n_keys, 0.125, &mut s2, &mut o2,
+                );
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&s1), bits(&s2), "weights, {n_keys} keys at {at}");
+                assert_eq!(bits(&o1), bits(&o2), "output, {n_keys} keys at {at}");
+            }
         }
     }
 
