@@ -408,7 +408,7 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
         let n = active.len();
         let prefilling = n - decoding;
         let step_start = Instant::now();
-        let logits = {
+        let mut logits = {
             let mut caches: Vec<&mut KvCache> = active.iter_mut().map(|s| &mut s.cache).collect();
             let refs: Vec<&[u32]> = inputs.iter().map(Vec::as_slice).collect();
             let tails: Vec<usize> = drafts.iter().map(|d| d.len() + 1).collect();
@@ -418,7 +418,7 @@ pub fn run(loaded: Arc<Loaded>, cfg: EngineConfig, pool: rayon::ThreadPool, rx: 
         let mut accepted = 0;
         let mut finished = Vec::new();
         let mut failed = Vec::new();
-        for (i, (s, mut lg)) in active.iter_mut().zip(logits).enumerate() {
+        for (i, (s, lg)) in active.iter_mut().zip(logits.per_seq()).enumerate() {
             s.max_batch = s.max_batch.max(n);
             if s.fed < s.job.prompt.len() {
                 s.fed += inputs[i].len();

@@ -74,6 +74,53 @@ impl std::fmt::Debug for Model {
     }
 }
 
+/// The logits [`Model::forward_tails`] returns: one buffer holding each sequence's rows of
+/// `vocab` values in turn (a decode step of 12 sequences: 7 MB), handed out as slices of it
+/// rather than copied into a vector per sequence.
+#[derive(Debug)]
+pub struct Logits {
+    data: Vec<f32>,
+    /// Rows per sequence, in order.
+    rows: Vec<usize>,
+    vocab: usize,
+}
+
+impl Logits {
+    /// Each sequence's rows, one after another (empty for a sequence that has none).
+    pub fn per_seq(&mut self) -> Vec<&mut [f32]> {
+        let mut rest = &mut self.data[..];
+        self.rows
+            .iter()
+            .map(|&r| {
+                let (mine, after) = std::mem::take(&mut rest).split_at_mut(r * self.vocab);
+                rest = after;
+                mine
+            })
+            .collect()
+    }
+
+    /// Each sequence's rows as a vector of its own (the buffer itself when only one sequence
+    /// has rows).
+    pub fn into_vecs(mut self) -> Vec<Vec<f32>> {
+        let owners = self.rows.iter().filter(|&&r| r > 0).count();
+        if owners == 1 {
+            let rows = self.rows;
+            let mut data = Some(self.data);
+            return rows
+                .iter()
+                .map(|&r| {
+                    if r > 0 {
+                        data.take().unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect();
+        }
+        self.per_seq().into_iter().map(|s| s.to_vec()).collect()
+    }
+}
+
 /// One sequence's attention cache: per layer, `len` positions of `kv_dim` keys and values.
 #[derive(Clone, Debug, Default)]
 pub struct KvCache {
@@ -335,7 +382,7 @@ impl Model {
     /// to the caches, and returns the logits of each sequence's last new token.
     pub fn forward(&self, caches: &mut [&mut KvCache], tokens: &[&[u32]]) -> Vec<Vec<f32>> {
         let tails: Vec<usize> = tokens.iter().map(|t| usize::from(!t.is_empty())).collect();
-        self.forward_tails(caches, tokens, &tails)
+        self.forward_tails(caches, tokens, &tails).into_vecs()
     }
 
     /// [`Model::forward`], returning for sequence `i` the logits of its last `tails[i]` new
@@ -347,7 +394,7 @@ impl Model {
         caches: &mut [&mut KvCache],
         tokens: &[&[u32]],
         tails: &[usize],
-    ) -> Vec<Vec<f32>> {
+    ) -> Logits {
         assert_eq!(caches.len(), tokens.len());
         assert_eq!(tails.len(), tokens.len());
         let cfg = &self.cfg;
@@ -365,7 +412,11 @@ impl Model {
         }
         let rows = seq_of.len();
         if rows == 0 {
-            return vec![Vec::new(); caches.len()];
+            return Logits {
+                data: Vec::new(),
+                rows: vec![0; caches.len()],
+                vocab: cfg.vocab,
+            };
         }
         let mut x = vec![0f32; rows * d];
         for (row, &t) in x
@@ -445,19 +496,11 @@ impl Model {
         let out = self.output.as_ref().unwrap_or(&self.embd);
         let mut logits = vec![0f32; last.len() * cfg.vocab];
         matmul(out, &QRows::quantize(&hl, d), &mut logits);
-        let mut by_seq = vec![Vec::new(); tokens.len()];
-        let owners: Vec<usize> = (0..tokens.len()).filter(|&s| wanted[s] > 0).collect();
-        if let [s] = owners[..] {
-            by_seq[s] = logits;
-        } else {
-            let mut rest = &logits[..];
-            for s in owners {
-                let (mine, after) = rest.split_at(wanted[s] * cfg.vocab);
-                by_seq[s] = mine.to_vec();
-                rest = after;
-            }
+        Logits {
+            data: logits,
+            rows: wanted,
+            vocab: cfg.vocab,
         }
-        by_seq
     }
 
     /// Causal attention of every new row over its own sequence's cache.
