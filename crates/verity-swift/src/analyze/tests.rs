@@ -695,6 +695,32 @@ fn sdk() -> Index {
             K::TypeProperty,
             "Font.Design",
         );
+    // a failable initializer beside a plain one, and `Optional.map(_:)`
+    s.func(
+        "Swift",
+        "Double.init(_:)",
+        K::Init,
+        "Self?",
+        &[("_", "S", false)],
+        Some("S: StringProtocol"),
+    )
+    .func(
+        "Swift",
+        "Double.init(_:)",
+        K::Init,
+        "Self",
+        &[("_", "Int", false)],
+        None,
+    )
+    .func("Swift", "Double.squareRoot()", K::Method, "Double", &[], None)
+    .func(
+        "Swift",
+        "Optional.map(_:)",
+        K::Method,
+        "U?",
+        &[("_", "(Wrapped) throws -> U", false)],
+        Some("Wrapped, U"),
+    );
     // a closure-taking initializer beside one whose function takes no parameter
     s.ty("Swift", "Feeds", K::Struct)
         .func(
@@ -1989,5 +2015,22 @@ fn a_protocol_extensions_self_element_result_is_the_receivers_element() {
         ok.symbols_exist,
         "{:?}",
         messages(&ok.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn a_failable_initializers_value_has_optionals_members() {
+    // `Double(text)` may be `Double?`: `map` is `Optional`'s
+    let ok = check("func f(text: String) -> Int? {\n    Double(text).map { Int($0) }\n}\n");
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    // a member neither `Double` nor `Optional` has is still missing
+    let bad = check("func f(text: String) {\n    _ = Double(text).madeUp\n}\n");
+    assert_eq!(
+        failures(&bad.criteria.symbols_exist),
+        vec!["`Double` has no member `madeUp` in the SDK index".to_owned()]
     );
 }

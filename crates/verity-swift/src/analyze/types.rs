@@ -412,12 +412,20 @@ impl<'a> Analyzer<'a> {
                                 }
                                 _ => Vec::new(),
                             };
-                            Ty::Sdk {
+                            // `Double(text)`: an initializer the call may mean is failable,
+                            // so the value may be an optional (`Optional.map` applies too)
+                            let closure = self.closure_of(&path);
+                            let inits = self.index.member_ids_in(&closure, "init");
+                            let failable = self.compatible_ids(&inits, &args).iter().any(|&id| {
+                                self.index.sym_type(id).is_some_and(|t| t.ends_with('?'))
+                            });
+                            let t = Ty::Sdk {
                                 path,
                                 meta: false,
                                 also: None,
                                 args: if given.is_empty() { targs } else { given },
-                            }
+                            };
+                            if failable { t.optional() } else { t }
                         }
                         Ty::Sdk { .. } => Ty::Unknown,
                         Ty::Unknown => {
