@@ -713,6 +713,7 @@ fn sdk() -> Index {
         None,
     )
     .func("Swift", "Double.squareRoot()", K::Method, "Double", &[], None)
+    .ty("Swift", "Range", K::Struct)
     .func(
         "Swift",
         "Optional.map(_:)",
@@ -2033,4 +2034,43 @@ fn a_failable_initializers_value_has_optionals_members() {
         failures(&bad.criteria.symbols_exist),
         vec!["`Double` has no member `madeUp` in the SDK index".to_owned()]
     );
+}
+
+#[test]
+fn subscripts_of_arrays_and_dictionaries_give_their_elements() {
+    // an integer index (a loop over an integer range, arithmetic on it) gives an element
+    let bad = check(
+        "func f(xs: [String]) {\n    for i in 1..<xs.count {\n        _ = xs[i - 1].madeUp\n    }\n}\n",
+    );
+    assert_eq!(
+        failures(&bad.criteria.symbols_exist),
+        vec!["`String` has no member `madeUp` in the SDK index".to_owned()]
+    );
+    let ok = check(
+        "func f(xs: [String]) {\n    for i in 1..<xs.count {\n        _ = xs[i - 1].uppercased()\n    }\n}\n",
+    );
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    // a dictionary's key gives its optional value
+    let dict = check("func f(d: [String: String]) {\n    _ = d[\"a\"]?.madeUp\n}\n");
+    assert_eq!(
+        failures(&dict.criteria.symbols_exist),
+        vec!["`String` has no member `madeUp` in the SDK index".to_owned()]
+    );
+    // a range (or an index of unknown type) is not an element: unverifiable
+    for src in [
+        "func f(xs: [String]) {\n    _ = xs[1...].madeUp\n}\n",
+        "func f(xs: [String], r: Range<Int>) {\n    _ = xs[r].madeUp\n}\n",
+        "struct K {}\nfunc f(xs: [String], k: K) {\n    _ = xs[k].madeUp\n}\n",
+    ] {
+        let r = check(src);
+        assert!(
+            r.symbols_exist,
+            "{src}: {:?}",
+            messages(&r.criteria.symbols_exist)
+        );
+    }
 }

@@ -364,7 +364,7 @@ impl<'a> Analyzer<'a> {
                     return Ty::Unknown;
                 };
                 if self.is_subscript(n) {
-                    return Ty::Unknown;
+                    return self.subscript_result(n, callee, depth);
                 }
                 let args = self.call_args(n);
                 if callee.kind() == "simple_identifier"
@@ -1337,8 +1337,76 @@ impl<'a> Analyzer<'a> {
         out
     }
 
+    /// `xs[i]` with one integer index: an element of an array; `dict[key]` with a key of the
+    /// dictionary's key type: its value, optional. Anything else (a range, a label, another
+    /// collection) is not worked out.
+    fn subscript_result(&mut self, call: Node<'_>, callee: Node<'_>, depth: usize) -> Ty {
+        let args = self.call_args(call);
+        let nodes = super::expect::arg_nodes(call);
+        let [one] = nodes.as_slice() else {
+            return Ty::Unknown;
+        };
+        if args.labels.len() != 1 || args.labels[0] != "_" || !args.trailing.is_empty() {
+            return Ty::Unknown;
+        }
+        let recv = self.infer(callee, depth + 1);
+        let Ty::Sdk {
+            path,
+            meta: false,
+            also: None,
+            args: targs,
+        } = &recv
+        else {
+            return Ty::Unknown;
+        };
+        match (path.as_str(), targs.as_slice()) {
+            ("Array" | "ArraySlice" | "ContiguousArray", [elem]) if self.is_int(*one, depth) => {
+                self.ty_of_ref(elem, &Vec::new(), &Ty::Unknown, None, 0)
+            }
+            ("Dictionary", [key, value]) => {
+                let k = self.infer(*one, depth + 1);
+                if k.to_ref().as_ref() == Some(key) {
+                    self.ty_of_ref(value, &Vec::new(), &Ty::Unknown, None, 0)
+                        .optional()
+                } else {
+                    Ty::Unknown
+                }
+            }
+            _ => Ty::Unknown,
+        }
+    }
+
+    /// Whether an expression is an `Int`: typed so, or an integer literal, or integer
+    /// arithmetic on such (`index - 1`).
+    fn is_int(&mut self, n: Node<'_>, depth: usize) -> bool {
+        if depth > 64 {
+            return false;
+        }
+        match n.kind() {
+            "integer_literal" => true,
+            "additive_expression" | "multiplicative_expression" => {
+                match (n.child_by_field_name("lhs"), n.child_by_field_name("rhs")) {
+                    (Some(l), Some(r)) => self.is_int(l, depth + 1) && self.is_int(r, depth + 1),
+                    _ => false,
+                }
+            }
+            "tuple_expression" if n.named_child_count() == 1 => n
+                .named_child(0)
+                .is_some_and(|c| self.is_int(c, depth + 1)),
+            _ => self.infer(n, depth + 1) == Ty::sdk("Int"),
+        }
+    }
+
     /// The element type of a collection (`for x in items`).
     pub(super) fn element_ty(&mut self, c: Node<'_>) -> Ty {
+        if c.kind() == "range_expression" {
+            // `1..<points.count`: integers
+            let ints = match (c.child_by_field_name("start"), c.child_by_field_name("end")) {
+                (Some(a), Some(b)) => self.is_int(a, 0) && self.is_int(b, 0),
+                _ => false,
+            };
+            return if ints { Ty::sdk("Int") } else { Ty::Unknown };
+        }
         match self.infer(c, 0) {
             Ty::Sdk {
                 path,
