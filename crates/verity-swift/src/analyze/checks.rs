@@ -335,8 +335,27 @@ impl<'a> Analyzer<'a> {
                     n,
                 );
             }
-            None => self.used(what, ids, n, true, key),
+            None => {
+                // `url.path` without a call is the property, not `path(percentEncoded:)`
+                let ids = self.uncalled(ids);
+                self.used(what, ids, n, true, key)
+            }
         }
+    }
+
+    /// The candidates a member reference without a call means: its properties, cases and
+    /// nested types when it has any (a method of that base name would need a call), else all.
+    pub(super) fn uncalled(&self, ids: Vec<SymId>) -> Vec<SymId> {
+        let values: Vec<SymId> = ids
+            .iter()
+            .copied()
+            .filter(|&id| {
+                self.index.sym(id).is_some_and(|s| {
+                    !s.kind.is_callable() || s.kind == SymbolKind::EnumCase
+                })
+            })
+            .collect();
+        if values.is_empty() { ids } else { values }
     }
 
     /// `Type.member` means a static member (or a nested type, a case, an initializer) and

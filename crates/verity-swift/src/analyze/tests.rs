@@ -456,6 +456,15 @@ fn sdk() -> Index {
     s.ty("UIKit", "UIGauge", K::Class)
         .member("UIKit", "UIGauge.tint", K::Property, "UIGauge.Tint")
         .member("UIKit", "UIGauge.legacyInset", K::Property, "Int")
+        // a current method sharing the deprecated property's base name
+        .func(
+            "UIKit",
+            "UIGauge.legacyInset(scaled:)",
+            K::Method,
+            "Int",
+            &[("scaled", "Bool", true)],
+            None,
+        )
         .ty("UIKit", "UIGauge.Tint", K::Enum)
         .member("UIKit", "UIGauge.Tint.bright", K::EnumCase, "")
         .member("UIKit", "UIGauge.Tint.dim", K::EnumCase, "");
@@ -2073,4 +2082,23 @@ fn subscripts_of_arrays_and_dictionaries_give_their_elements() {
             messages(&r.criteria.symbols_exist)
         );
     }
+}
+
+#[test]
+fn a_member_without_a_call_is_the_property_not_a_method_of_its_base_name() {
+    // `legacyInset` is deprecated; `legacyInset(scaled:)` is not and does not excuse it
+    let dep = check("import UIKit\nfunc f(g: UIGauge) -> Int {\n    g.legacyInset\n}\n");
+    assert!(
+        !dep.no_deprecated,
+        "{:?}",
+        messages(&dep.criteria.no_deprecated)
+    );
+    let ok = check(
+        "import UIKit\nfunc f(g: UIGauge) -> Int {\n    g.legacyInset(scaled: true)\n}\n",
+    );
+    assert!(
+        ok.no_deprecated,
+        "{:?}",
+        messages(&ok.criteria.no_deprecated)
+    );
 }
