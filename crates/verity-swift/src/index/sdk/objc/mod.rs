@@ -1687,7 +1687,15 @@ impl Emitter<'_> {
         let (path, kind, approximate) = if let Some(sn) = explicit {
             let mut parts = split_path(&sn);
             let last = parts.pop().unwrap_or_default();
-            if parts.is_empty() {
+            let wrapper = tname.filter(|n| self.ctx.typed_enums.contains(*n));
+            if let (true, Some(tn)) = (parts.is_empty(), wrapper) {
+                // a constant of a `swift_wrapper` type is a static member of that type
+                // whatever its name (`kCIContextUseSoftwareRenderer`, named
+                // `useSoftwareRenderer`, is `CIContextOption.useSoftwareRenderer`)
+                let mut p = split_path(&self.ctx.swift_name(tn));
+                p.push(last);
+                (p, SymbolKind::TypeProperty, false)
+            } else if parts.is_empty() {
                 (vec![last], SymbolKind::Var, false)
             } else {
                 let mut p = split_path(&self.ctx.swift_name(&parts.join(".")));

@@ -694,6 +694,9 @@ impl<'a> Parser<'a> {
                             self.top_level();
                         }
                     }
+                    // a typedef between the methods (CIContext.h's `typedef NSString *
+                    // CIContextOption NS_TYPED_ENUM;`) is a top-level declaration too
+                    "typedef" => self.top_level(),
                     _ => self.skip_statement(),
                 }
             } else {

@@ -636,3 +636,28 @@ __END_DECLS
         confirm.availability
     );
 }
+
+#[test]
+fn a_named_constant_of_a_typed_enum_is_a_member_of_it() {
+    // the typedef sits between an interface's methods, as CIContext.h's does
+    let header = r#"
+NS_ASSUME_NONNULL_BEGIN
+@interface DMMood : NSObject
+- (void)reset;
+typedef NSString * DMMoodKey NS_TYPED_ENUM;
+@end
+extern DMMoodKey const kDMMoodCalm;
+extern NSString * const DMLibraryVersion;
+NS_ASSUME_NONNULL_END
+"#;
+    let notes = "---\nName: Demo\nGlobals:\n- Name: kDMMoodCalm\n  SwiftName: relaxed\n\
+                 - Name: DMLibraryVersion\n  SwiftName: libraryVersion\n";
+    let set = read(header, Some(notes));
+    let calm = find(&set, "DMMoodKey.relaxed");
+    assert_eq!(calm.kind, SymbolKind::TypeProperty);
+    assert!(!calm.approximate);
+    assert_eq!(calm.ty.as_deref(), Some("DMMoodKey"));
+    assert!(!set.decls.iter().any(|d| d.joined() == "relaxed"));
+    // a constant of another type keeps its top-level name
+    assert_eq!(find(&set, "libraryVersion").kind, SymbolKind::Var);
+}
