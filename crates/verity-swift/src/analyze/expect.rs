@@ -269,6 +269,21 @@ impl<'a> Analyzer<'a> {
                 let n = args.labels.len() + args.trailing.len();
                 align(&params, args)
                     .or_else(|| {
+                        // a trailing closure for a parameter typed by a typealias of a
+                        // function type (`CMDeviceMotionHandler`)
+                        if args.trailing.is_empty() {
+                            return None;
+                        }
+                        let expanded: Vec<String> =
+                            params.iter().map(|p| self.function_alias(id, p.1)).collect();
+                        let params: Vec<(&str, &str, bool)> = params
+                            .iter()
+                            .zip(&expanded)
+                            .map(|(p, t)| (p.0, t.as_str(), p.2))
+                            .collect();
+                        align(&params, args)
+                    })
+                    .or_else(|| {
                         // an imported method whose labels the index only derives, called
                         // with as many arguments and labels near the derived ones
                         // (`quantitySamplePredicate:` for the derived `quantitySample:`):
@@ -634,7 +649,8 @@ impl<'a> Analyzer<'a> {
         arity: Option<usize>,
     ) -> Option<Vec<Ty>> {
         let params = self.index.sym_params(id)?;
-        let t = TypeRef::parse(params.get(pi)?.1)?;
+        // a typealias of a function type (`CMDeviceMotionHandler`) is that function type
+        let t = TypeRef::parse(&self.function_alias(id, params.get(pi)?.1))?;
         let TypeRef::Function { params: fps, .. } = t.unwrapped() else {
             return None;
         };
@@ -663,6 +679,51 @@ impl<'a> Analyzer<'a> {
                 .map(|p| self.ty_of_ref(p, &subst, recv, ctx.as_deref(), 0))
                 .collect(),
         )
+    }
+
+    /// A parameter type of `id` spelled as a typealias of a function type
+    /// (`CMDeviceMotionHandler`, optional or not): the function type it stands for; any other
+    /// spelling, and a generic parameter of the member or its type (`Comparator` of
+    /// `sorted(using:)` is not Foundation's `Comparator` typealias), as it is.
+    fn function_alias(&self, id: SymId, ty: &str) -> String {
+        let Some(t) = TypeRef::parse(ty) else {
+            return ty.to_owned();
+        };
+        let optional = matches!(t, TypeRef::Optional(_));
+        if let TypeRef::Named(comps) = t.unwrapped()
+            && comps.iter().all(|c| c.args.is_empty())
+            && !self.is_generic_of(id, &comps[0].name)
+        {
+            let path: Vec<&str> = comps.iter().map(|c| c.name.as_str()).collect();
+            if let Some(a) = self.alias_of(&path.join("."))
+                && matches!(a.unwrapped(), TypeRef::Function { .. })
+            {
+                let f = a.unwrapped().clone();
+                return if optional {
+                    TypeRef::Optional(Box::new(f)).to_string()
+                } else {
+                    f.to_string()
+                };
+            }
+        }
+        ty.to_owned()
+    }
+
+    /// Whether `name` is a generic parameter of `id` or of the type it belongs to.
+    fn is_generic_of(&self, id: SymId, name: &str) -> bool {
+        if self
+            .index
+            .sym_generics(id)
+            .is_some_and(|g| super::typing::generic_names(g).iter().any(|n| n == name))
+        {
+            return true;
+        }
+        let parent = self
+            .index
+            .sym(id)
+            .map(|s| self.index.s(s.parent).to_owned())
+            .unwrap_or_default();
+        !parent.is_empty() && self.type_generic_names(&parent).iter().any(|n| n == name)
     }
 
     /// Binds a closure's parameters (named or `$0`…) to the types its callee gives them.

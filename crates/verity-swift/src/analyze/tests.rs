@@ -731,6 +731,38 @@ fn sdk() -> Index {
         &[("_", "(Wrapped) throws -> U", false)],
         Some("Wrapped, U"),
     );
+    // a handler parameter typed by a typealias of a function type
+    s.ty("Foundation", "UISensor", K::Class)
+        .func("Foundation", "UISensor.init()", K::Init, "Self", &[], None)
+        .func(
+            "Foundation",
+            "UISensor.startUpdates(to:withHandler:)",
+            K::Method,
+            "Void",
+            &[
+                ("to", "Int", false),
+                ("withHandler", "UISensorHandler", false),
+            ],
+            None,
+        )
+        .member(
+            "Foundation",
+            "UISensorHandler",
+            K::Typealias,
+            "(UIReading?, (any Error)?) -> Void",
+        )
+        .ty("Foundation", "UIReading", K::Class)
+        .member("Foundation", "UIReading.level", K::Property, "Double")
+        // a generic parameter spelled like a function typealias is the generic parameter
+        .member("Foundation", "Picker", K::Typealias, "(UIReading) -> Bool")
+        .func(
+            "Foundation",
+            "UISensor.pick(using:)",
+            K::Method,
+            "Void",
+            &[("using", "Picker", false)],
+            Some("Picker"),
+        );
     // a closure-taking initializer beside one whose function takes no parameter
     s.ty("Swift", "Feeds", K::Struct)
         .func(
@@ -2100,5 +2132,35 @@ fn a_member_without_a_call_is_the_property_not_a_method_of_its_base_name() {
         ok.no_deprecated,
         "{:?}",
         messages(&ok.criteria.no_deprecated)
+    );
+}
+
+#[test]
+fn closure_parameters_through_a_typealias_of_a_function_type() {
+    let src = |member: &str| {
+        format!(
+            "import Foundation\nfinal class Meter {{\n    var value = 0.0\n    let sensor = UISensor()\n    func start() {{\n        \
+             sensor.startUpdates(to: 1) {{ [weak self] data, _ in\n            guard let data else {{ return }}\n            \
+             self?.value = data.{member}\n        }}\n    }}\n}}\n"
+        )
+    };
+    let bad = check(&src("tilt"));
+    assert_eq!(
+        failures(&bad.criteria.symbols_exist),
+        vec!["`UIReading` has no member `tilt` in the SDK index".to_owned()],
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    let ok = check(&src("level"));
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    let generic = check("import Foundation\nfunc f(s: UISensor) {\n    s.pick { $0.madeUp }\n}\n");
+    assert!(
+        generic.symbols_exist,
+        "{:?}",
+        messages(&generic.criteria.symbols_exist)
     );
 }
