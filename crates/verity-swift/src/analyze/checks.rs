@@ -479,6 +479,34 @@ impl<'a> Analyzer<'a> {
         ids
     }
 
+    /// The generic type `A` when the implicit member expression `expr` is really the
+    /// `.C` of `A<B>.C`, which tree-sitter-swift reads as the comparisons `A < (B > .C)`
+    /// (both sides type names).
+    fn specialized_generic_base(&self, expr: Node<'_>) -> Option<String> {
+        let mut cur = expr;
+        while let Some(p) = cur.parent() {
+            if p.kind() == "call_expression" && p.named_child(0) == Some(cur) {
+                cur = p;
+            } else {
+                break;
+            }
+        }
+        let type_name = |x: Node<'_>| {
+            x.kind() == "simple_identifier" && capitalized(self.t(x))
+        };
+        let gt = cur.parent().filter(|p| p.kind() == "comparison_expression")?;
+        let lt = gt.parent().filter(|p| p.kind() == "comparison_expression")?;
+        let op = |c: Node<'_>| c.child_by_field_name("op").map(|o| self.t(o));
+        (op(gt) == Some(">")
+            && gt.child_by_field_name("rhs") == Some(cur)
+            && gt.child_by_field_name("lhs").is_some_and(type_name)
+            && op(lt) == Some("<")
+            && lt.child_by_field_name("rhs") == Some(gt))
+        .then_some(())?;
+        let base = lt.child_by_field_name("lhs").filter(|x| type_name(*x))?;
+        Some(self.t(base).to_owned())
+    }
+
     /// An implicit member expression (`.bold`, `.rect(cornerRadius:)`). With the type the
     /// expression must have (`n` is the whole expression, for [`Self::expected_at`]), it is
     /// looked up in that type — a local of the same name never matters; without it, or when
@@ -491,6 +519,23 @@ impl<'a> Analyzer<'a> {
         expr: Node<'_>,
     ) {
         if name.is_empty() || matches!(name, "init" | "self") {
+            return;
+        }
+        if let Some(base) = self.specialized_generic_base(expr) {
+            // `Measurement<UnitTemperature>.FormatStyle(…)` parses as `Measurement <
+            // (UnitTemperature > .FormatStyle(…))`: a nested type of the generic type
+            let nested = self
+                .sdk_type_path(&[base.as_str()])
+                .map(|p| format!("{p}.{name}"));
+            if nested.is_some_and(|p| self.index.is_type(&p)) {
+                self.out.references += 1;
+                self.out.resolved += 1;
+            } else {
+                self.unverifiable(
+                    format!("unverifiable: `{base}<…>.{name}`: a generic type's member"),
+                    n,
+                );
+            }
             return;
         }
         if let Some(expected) = self.expected_at(expr) {

@@ -2164,3 +2164,29 @@ fn closure_parameters_through_a_typealias_of_a_function_type() {
         messages(&generic.criteria.symbols_exist)
     );
 }
+
+#[test]
+fn a_nested_type_of_a_specialized_generic_type_is_not_an_implicit_member() {
+    // `Date<Int>.FormatStyle()` parses as `Date < (Int > .FormatStyle())`
+    let ok = check("import Foundation\nlet style = Date<Int>.FormatStyle()\n");
+    assert!(
+        ok.symbols_exist,
+        "{:?}",
+        messages(&ok.criteria.symbols_exist)
+    );
+    assert_eq!(metric(&ok.criteria.symbols_exist, "missing"), 0.0);
+    // a nested type the index lacks is unverifiable there, never missing
+    let unknown = check("import Foundation\nlet style = Date<Int>.MadeUpStyle()\n");
+    assert!(
+        unknown.symbols_exist,
+        "{:?}",
+        messages(&unknown.criteria.symbols_exist)
+    );
+    assert!(
+        messages(&unknown.criteria.symbols_exist)
+            .iter()
+            .any(|m| m.contains("unverifiable: `Date<…>.MadeUpStyle`")),
+        "{:?}",
+        messages(&unknown.criteria.symbols_exist)
+    );
+}
