@@ -763,6 +763,31 @@ fn sdk() -> Index {
             &[("using", "Picker", false)],
             Some("Picker"),
         );
+    // a protocol composition result: a protocol refining the class's protocol, and an
+    // unrelated one
+    s.ty("Foundation", "Filter", K::Protocol)
+        .member("Foundation", "Filter.output", K::Property, "Int")
+        .ty("Foundation", "Blur", K::Protocol)
+        .member("Foundation", "Blur.radius", K::Property, "Double")
+        .conforms("Blur", "Filter")
+        .ty("Foundation", "Sharp", K::Protocol)
+        .ty("Foundation", "Filters", K::Class)
+        .func(
+            "Foundation",
+            "Filters.blur()",
+            K::TypeMethod,
+            "any Filter & Blur",
+            &[],
+            None,
+        )
+        .func(
+            "Foundation",
+            "Filters.odd()",
+            K::TypeMethod,
+            "any Filter & Sharp",
+            &[],
+            None,
+        );
     // a closure-taking initializer beside one whose function takes no parameter
     s.ty("Swift", "Feeds", K::Struct)
         .func(
@@ -2188,5 +2213,25 @@ fn a_nested_type_of_a_specialized_generic_type_is_not_an_implicit_member() {
             .any(|m| m.contains("unverifiable: `Date<…>.MadeUpStyle`")),
         "{:?}",
         messages(&unknown.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn a_composition_is_its_part_that_inherits_the_others() {
+    let bad = check(
+        "import Foundation\nfunc f() {\n    let b = Filters.blur()\n    _ = (b.radius, b.output)\n    _ = b.blurRadius\n}\n",
+    );
+    assert_eq!(
+        failures(&bad.criteria.symbols_exist),
+        vec!["`Blur` has no member `blurRadius` in the SDK index".to_owned()],
+        "{:?}",
+        messages(&bad.criteria.symbols_exist)
+    );
+    // no part inherits the other: unverifiable
+    let odd = check("import Foundation\nfunc f() {\n    _ = Filters.odd().madeUp\n}\n");
+    assert!(
+        odd.symbols_exist,
+        "{:?}",
+        messages(&odd.criteria.symbols_exist)
     );
 }

@@ -206,6 +206,36 @@ impl<'a> Analyzer<'a> {
             TypeRef::Opaque(p) | TypeRef::Existential(p) => {
                 self.ty_of_ref(p, subst, self_ty, context, depth + 1)
             }
+            // `CIFilter & CIGaussianBlur`: the one part that inherits all the others (the
+            // protocol `CIGaussianBlur` refines `CIFilter`); none such: unknown
+            TypeRef::Composition(parts) => {
+                let tys: Vec<Ty> = parts
+                    .iter()
+                    .map(|p| self.ty_of_ref(p, subst, self_ty, context, depth + 1))
+                    .collect();
+                let paths: Vec<&str> = tys
+                    .iter()
+                    .filter_map(|t| match t {
+                        Ty::Sdk {
+                            path,
+                            meta: false,
+                            also: None,
+                            ..
+                        } => Some(path.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                if paths.len() != tys.len() {
+                    return Ty::Unknown;
+                }
+                let found = tys.iter().zip(&paths).find(|(_, p)| {
+                    let supers = self.index.supertypes(p);
+                    paths
+                        .iter()
+                        .all(|q| q == *p || supers.iter().any(|s| s == q))
+                });
+                found.map_or(Ty::Unknown, |(t, _)| t.clone())
+            }
             TypeRef::Metatype(inner) => {
                 match self.ty_of_ref(inner, subst, self_ty, context, depth + 1) {
                     Ty::Sdk { path, args, .. } => Ty::Sdk {
