@@ -46,13 +46,15 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 /// A regression guard. Once the set was frozen, the analyzer of tuning round 5 (the one on
 /// `main` then) measured symbols_exist 0.900 / 0.729, no_deprecated 1.000 / 0.954 and the
 /// other two criteria 1.000 / 1.000 (truncated to three decimals); tuning round 6, made on the
-/// other six sets with this one unseen, changed none of its verdicts (the values below). Its
-/// disagreements have been read since: it is tuning data now. BENCHMARKS.md has the table.
+/// other six sets with this one unseen, changed none of its verdicts. Its disagreements have
+/// been read since: it is tuning data now, and tuning round 7 raised it to symbols_exist
+/// 1.000 / 0.810 and no_deprecated 1.000 / 1.000 (the values below). BENCHMARKS.md has the
+/// table.
 const HELDOUT6_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 0.900, 0.729),
+    ("symbols_exist", 1.0, 0.810),
     ("availability_ok", 1.0, 1.0),
-    ("no_deprecated", 1.0, 0.954),
+    ("no_deprecated", 1.0, 1.0),
 ];
 
 /// What the set was written to cover.

@@ -350,9 +350,9 @@ impl<'a> Analyzer<'a> {
             .iter()
             .copied()
             .filter(|&id| {
-                self.index.sym(id).is_some_and(|s| {
-                    !s.kind.is_callable() || s.kind == SymbolKind::EnumCase
-                })
+                self.index
+                    .sym(id)
+                    .is_some_and(|s| !s.kind.is_callable() || s.kind == SymbolKind::EnumCase)
             })
             .collect();
         if values.is_empty() { ids } else { values }
@@ -491,11 +491,13 @@ impl<'a> Analyzer<'a> {
                 break;
             }
         }
-        let type_name = |x: Node<'_>| {
-            x.kind() == "simple_identifier" && capitalized(self.t(x))
-        };
-        let gt = cur.parent().filter(|p| p.kind() == "comparison_expression")?;
-        let lt = gt.parent().filter(|p| p.kind() == "comparison_expression")?;
+        let type_name = |x: Node<'_>| x.kind() == "simple_identifier" && capitalized(self.t(x));
+        let gt = cur
+            .parent()
+            .filter(|p| p.kind() == "comparison_expression")?;
+        let lt = gt
+            .parent()
+            .filter(|p| p.kind() == "comparison_expression")?;
         let op = |c: Node<'_>| c.child_by_field_name("op").map(|o| self.t(o));
         (op(gt) == Some(">")
             && gt.child_by_field_name("rhs") == Some(cur)

@@ -274,8 +274,10 @@ impl<'a> Analyzer<'a> {
                         if args.trailing.is_empty() {
                             return None;
                         }
-                        let expanded: Vec<String> =
-                            params.iter().map(|p| self.function_alias(id, p.1)).collect();
+                        let expanded: Vec<String> = params
+                            .iter()
+                            .map(|p| self.function_alias(id, p.1))
+                            .collect();
                         let params: Vec<(&str, &str, bool)> = params
                             .iter()
                             .zip(&expanded)

@@ -721,7 +721,14 @@ fn sdk() -> Index {
         &[("_", "Int", false)],
         None,
     )
-    .func("Swift", "Double.squareRoot()", K::Method, "Double", &[], None)
+    .func(
+        "Swift",
+        "Double.squareRoot()",
+        K::Method,
+        "Double",
+        &[],
+        None,
+    )
     .ty("Swift", "Range", K::Struct)
     .func(
         "Swift",
@@ -2150,9 +2157,8 @@ fn a_member_without_a_call_is_the_property_not_a_method_of_its_base_name() {
         "{:?}",
         messages(&dep.criteria.no_deprecated)
     );
-    let ok = check(
-        "import UIKit\nfunc f(g: UIGauge) -> Int {\n    g.legacyInset(scaled: true)\n}\n",
-    );
+    let ok =
+        check("import UIKit\nfunc f(g: UIGauge) -> Int {\n    g.legacyInset(scaled: true)\n}\n");
     assert!(
         ok.no_deprecated,
         "{:?}",

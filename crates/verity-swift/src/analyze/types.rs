@@ -1390,9 +1390,9 @@ impl<'a> Analyzer<'a> {
                     _ => false,
                 }
             }
-            "tuple_expression" if n.named_child_count() == 1 => n
-                .named_child(0)
-                .is_some_and(|c| self.is_int(c, depth + 1)),
+            "tuple_expression" if n.named_child_count() == 1 => {
+                n.named_child(0).is_some_and(|c| self.is_int(c, depth + 1))
+            }
             _ => self.infer(n, depth + 1) == Ty::sdk("Int"),
         }
     }
