@@ -13,8 +13,9 @@ pub(crate) struct Decls {
     /// Types the source extends with initializers of its own.
     pub ext_inits: HashSet<String>,
     pub values: HashSet<String>,
-    /// Values declared only as members of the source's own structs and enums (not in an
-    /// extension): no SDK type can have them, since nothing inherits from a value type.
+    /// Values declared only as members of the source's own structs, enums and root classes
+    /// and actors (no inheritance clause; not in an extension): no SDK type can have them,
+    /// since no SDK type is or inherits from them.
     pub value_type_members: HashSet<String>,
     /// Members the source declares in extensions (`extension UIColor { static let brand … }`):
     /// the only source names an implicit member of an SDK type can be.
@@ -209,8 +210,16 @@ fn value_type_member(n: Node<'_>, src: &str) -> bool {
             "class_body" | "enum_class_body" => {
                 return x.parent().is_some_and(|d| {
                     d.kind() == "class_declaration"
-                        && d.child_by_field_name("declaration_kind")
-                            .is_some_and(|k| matches!(text(k, src), "struct" | "enum"))
+                        && d.child_by_field_name("declaration_kind").is_some_and(|k| {
+                            match text(k, src) {
+                                "struct" | "enum" => true,
+                                // a root class or actor: no SDK type is or inherits it
+                                "class" | "actor" => !named_children(d)
+                                    .iter()
+                                    .any(|c| c.kind() == "inheritance_specifier"),
+                                _ => false,
+                            }
+                        })
                 });
             }
             _ => return false,

@@ -2241,3 +2241,28 @@ fn a_composition_is_its_part_that_inherits_the_others() {
         messages(&odd.criteria.symbols_exist)
     );
 }
+
+#[test]
+fn a_member_of_the_sources_own_root_class_never_excuses_an_sdk_types_missing_member() {
+    let src = |decl: &str| {
+        format!(
+            "import Foundation\n{decl} {{\n    func madeUp(for url: URL) -> String {{ \"\" }}\n    \
+             func run(_ url: URL) {{\n        _ = url.appending(path: \"a\").madeUp\n    }}\n}}\n"
+        )
+    };
+    for decl in ["final class Resolver", "actor Resolver"] {
+        let r = check(&src(decl));
+        assert_eq!(
+            failures(&r.criteria.symbols_exist),
+            vec!["`URL` has no member `madeUp` in the SDK index".to_owned()],
+            "{decl}"
+        );
+    }
+    // a class with a superclass or conformances may be what an SDK-typed value really is
+    let sub = check(&src("final class Resolver: DateFormatter"));
+    assert!(
+        sub.symbols_exist,
+        "{:?}",
+        messages(&sub.criteria.symbols_exist)
+    );
+}
