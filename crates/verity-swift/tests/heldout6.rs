@@ -48,11 +48,11 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 /// other two criteria 1.000 / 1.000 (truncated to three decimals); tuning round 6, made on the
 /// other six sets with this one unseen, changed none of its verdicts. Its disagreements have
 /// been read since: it is tuning data now, and tuning round 7 raised it to symbols_exist
-/// 1.000 / 0.810 and no_deprecated 1.000 / 1.000 (the values below). BENCHMARKS.md has the
+/// 1.000 / 0.837 and no_deprecated 1.000 / 1.000 (the values below). BENCHMARKS.md has the
 /// table.
 const HELDOUT6_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
-    ("symbols_exist", 1.0, 0.810),
+    ("symbols_exist", 1.0, 0.837),
     ("availability_ok", 1.0, 1.0),
     ("no_deprecated", 1.0, 1.0),
 ];
