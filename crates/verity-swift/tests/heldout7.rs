@@ -45,13 +45,14 @@ use heldout_checks::{Minimums, assert_floors, assert_well_formed, options};
 /// `main` then) measured, with the one label corrected from the SDK afterwards, symbols_exist
 /// 0.968 / 0.731, no_deprecated 1.000 / 0.947 and the other two criteria 1.000 / 1.000
 /// (truncated to three decimals); after tuning round 7 (made on the other seven sets, this one
-/// unseen) symbols_exist 0.968 / 0.756 and no_deprecated 1.000 / 0.894, the values below. Its
-/// disagreements have been read since: it is tuning data now. BENCHMARKS.md has both tables.
+/// unseen) symbols_exist 0.968 / 0.756 and no_deprecated 1.000 / 0.894. Its disagreements
+/// have been read since: it is tuning data now, and the static-member rule made for one of
+/// them lifted no_deprecated to 1.000 / 0.947 (the values below). BENCHMARKS.md has the tables.
 const HELDOUT7_MIN: [(&str, f64, f64); 4] = [
     ("parse", 1.0, 1.0),
     ("symbols_exist", 0.968, 0.756),
     ("availability_ok", 1.0, 1.0),
-    ("no_deprecated", 1.0, 0.894),
+    ("no_deprecated", 1.0, 0.947),
 ];
 
 /// What the set was written to cover.

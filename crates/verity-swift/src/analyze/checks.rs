@@ -529,9 +529,19 @@ impl<'a> Analyzer<'a> {
             let nested = self
                 .sdk_type_path(&[base.as_str()])
                 .map(|p| format!("{p}.{name}"));
+            let base_path = self.sdk_type_path(&[base.as_str()]);
             if nested.is_some_and(|p| self.index.is_type(&p)) {
                 self.out.references += 1;
                 self.out.resolved += 1;
+            } else if let Some(path) = base_path.filter(|p| {
+                !self
+                    .index
+                    .member_ids_in(&self.closure_of(p), name)
+                    .is_empty()
+            }) {
+                // `Activity<Attributes>.request(…)`: a static member of the generic type,
+                // checked like `Activity.request(…)` (its availability and deprecation too)
+                self.check_member(&Ty::meta(&path), name, call, n, &format!("{base}<…>"));
             } else {
                 self.unverifiable(
                     format!("unverifiable: `{base}<…>.{name}`: a generic type's member"),

@@ -654,6 +654,19 @@ fn sdk() -> Index {
         &[("_", "Bool", false)],
         None,
     );
+    // a generic type with a deprecated static method (`Activity<A>.request(…)`)
+    s.ty("ActivityKit", "Activity", K::Class).func(
+        "ActivityKit",
+        "Activity.request(attributes:contentState:pushType:)",
+        K::TypeMethod,
+        "Activity<Attributes>",
+        &[
+            ("attributes", "Attributes", false),
+            ("contentState", "Attributes.ContentState", false),
+            ("pushType", "PushType?", false),
+        ],
+        Some("Attributes"),
+    );
     // overloads whose parameter types disagree (`seek(to: Date)`, `seek(to: Stamp)`)
     s.ty("Foundation", "Scrubber", K::Class)
         .func(
@@ -971,7 +984,10 @@ fn sdk() -> Index {
         }
         if matches!(
             d.joined().as_str(),
-            "UIThing.configure(with:)" | "UILegacy.flip(_:)" | "UIGauge.legacyInset"
+            "UIThing.configure(with:)"
+                | "UILegacy.flip(_:)"
+                | "UIGauge.legacyInset"
+                | "Activity.request(attributes:contentState:pushType:)"
         ) {
             d.availability = vec![Availability {
                 domain: Some(Domain::Ios),
@@ -2264,5 +2280,23 @@ fn a_member_of_the_sources_own_root_class_never_excuses_an_sdk_types_missing_mem
         sub.symbols_exist,
         "{:?}",
         messages(&sub.criteria.symbols_exist)
+    );
+}
+
+#[test]
+fn a_static_member_of_a_specialized_generic_type_is_checked_like_the_type_s() {
+    // `Activity<A>.request(…)` parses as `Activity < (A > .request(…))`; the ActivityKit
+    // overload taking `contentState:` is deprecated since iOS 16.2
+    let src = "import ActivityKit\nstruct A {\n    struct ContentState { var n: Int }\n}\nfunc start(a: A, s: A.ContentState) throws {\n    _ = try Activity<A>.request(attributes: a, contentState: s, pushType: nil)\n}\n";
+    let out = check(src);
+    assert!(
+        !out.no_deprecated,
+        "{:?}",
+        messages(&out.criteria.no_deprecated)
+    );
+    assert!(
+        out.symbols_exist,
+        "{:?}",
+        messages(&out.criteria.symbols_exist)
     );
 }
