@@ -121,7 +121,7 @@ mod x86 {
 
     use pulp::x86::V3;
 
-    use super::{LANES, dot_lanes, dot4_lanes, exp};
+    use super::{LANES, scores_from, softmax_unscaled};
 
     /// The head size this path is written for.
     pub(super) const HD: usize = 64;
@@ -180,22 +180,8 @@ mod x86 {
             p += 8;
         }
         // The rest exactly as `attend_lanes` does it.
-        while p + 4 <= n_keys {
-            let k = |i: usize| &keys[(p + i) * stride + at..(p + i) * stride + at + HD];
-            let d = dot4_lanes(q.as_flattened(), [k(0), k(1), k(2), k(3)]);
-            scores.extend(d.map(|v| v * scale));
-            p += 4;
-        }
-        for p in p..n_keys {
-            let k = &keys[p * stride + at..p * stride + at + HD];
-            scores.push(dot_lanes(q.as_flattened(), k) * scale);
-        }
-        let max = scores.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
-        for sc in scores.iter_mut() {
-            *sc = exp(*sc - max);
-        }
-        let sum: f32 = scores.iter().sum();
-        let inv = 1.0 / sum;
+        scores_from(q.as_flattened(), keys, stride, at, p, n_keys, scale, scores);
+        let inv = softmax_unscaled(scores);
         let mut o = [avx._mm256_setzero_ps(); C];
         for (p, &w) in scores.iter().enumerate() {
             let v = row(vals, p);
@@ -224,10 +210,32 @@ fn attend_lanes(
 ) {
     let hd = q.len();
     scores.clear();
+    scores_from(q, keys, stride, at, 0, n_keys, scale, scores);
+    let inv = softmax_unscaled(scores);
+    out.fill(0.0);
+    for (p, &w) in scores.iter().enumerate() {
+        let v = &vals[p * stride + at..p * stride + at + hd];
+        axpy_lanes(out, w * inv, v);
+    }
+}
+
+/// The scaled scores of keys `p..n_keys` appended to `scores`: four keys at a time (four
+/// independent chains of the same per-key arithmetic as `dot_lanes`, one key's dot product
+/// being a chain of dependent multiply-adds), then one at a time.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn scores_from(
+    q: &[f32],
+    keys: &[f32],
+    stride: usize,
+    at: usize,
+    mut p: usize,
+    n_keys: usize,
+    scale: f32,
+    scores: &mut Vec<f32>,
+) {
+    let hd = q.len();
     let key = |p: usize| &keys[p * stride + at..p * stride + at + hd];
-    // Four keys at a time: four independent chains of the same per-key arithmetic as
-    // `dot_lanes` (one key's dot product is a chain of dependent multiply-adds).
-    let mut p = 0;
     while p + 4 <= n_keys {
         let d = dot4_lanes(q, [key(p), key(p + 1), key(p + 2), key(p + 3)]);
         scores.extend(d.map(|v| v * scale));
@@ -236,17 +244,18 @@ fn attend_lanes(
     for p in p..n_keys {
         scores.push(dot_lanes(q, key(p)) * scale);
     }
+}
+
+/// `scores` replaced by `e^(score − max)`; returns `1 / Σ` of them (the softmax's scale,
+/// applied by the caller to each weight).
+#[inline(always)]
+fn softmax_unscaled(scores: &mut [f32]) -> f32 {
     let max = scores.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v));
     for sc in scores.iter_mut() {
         *sc = exp(*sc - max);
     }
     let sum: f32 = scores.iter().sum();
-    let inv = 1.0 / sum;
-    out.fill(0.0);
-    for (p, &w) in scores.iter().enumerate() {
-        let v = &vals[p * stride + at..p * stride + at + hd];
-        axpy_lanes(out, w * inv, v);
-    }
+    1.0 / sum
 }
 
 /// `Σ a[i]·b[i]` over the shorter length.
