@@ -5,7 +5,9 @@ use tree_sitter::Node;
 
 use super::labels::CallArgs;
 use super::types::Ty;
-use super::{Analyzer, MAX_NAME_CANDIDATES, RefKey, capitalized, ident, named_children};
+use super::{
+    Analyzer, MAX_NAME_CANDIDATES, RefKey, capitalized, ident, member_text, named_children,
+};
 use crate::builtins;
 use crate::index::{
     F_APPROX, F_MERGED, F_OBJC, Index, SymId, SymbolKind, base_name, split_path, title_labels,
@@ -270,16 +272,8 @@ impl<'a> Analyzer<'a> {
         }
         let ids = self.index.member_ids_in(&closure, name);
         let ids = self.prefer_staticness(ids, matches!(recv, Ty::Sdk { meta: true, .. }));
-        let key = RefKey {
-            recv: Some(path.clone()),
-            name: name.to_owned(),
-            labels: call.map(CallArgs::all_labels),
-            ..RefKey::default()
-        };
-        let what = match call {
-            Some(a) => format!("{path}.{name}{}", a.display()),
-            None => format!("{path}.{name}"),
-        };
+        let key = RefKey::member(Some(path), name, call);
+        let what = member_text(path, name, call);
         if ids.is_empty() {
             if self.declared_value_sdk_could_have(name)
                 || matches!(
@@ -570,11 +564,7 @@ impl<'a> Analyzer<'a> {
             return;
         }
         let all = self.members_named(name, true);
-        let key = RefKey {
-            name: name.to_owned(),
-            labels: call.map(CallArgs::all_labels),
-            ..RefKey::default()
-        };
+        let key = RefKey::member(None, name, call);
         if all.is_empty() {
             // near spellings of approximated Objective-C names (`.scaleAspectFit`)
             if self.approx_anywhere(name) {
@@ -707,15 +697,8 @@ impl<'a> Analyzer<'a> {
             .collect::<Vec<_>>()
             .join(", ");
         if !found.is_empty() {
-            let key = RefKey {
-                name: name.to_owned(),
-                labels: call.map(CallArgs::all_labels),
-                ..RefKey::default()
-            };
-            let what = match call {
-                Some(a) => format!(".{name}{}", a.display()),
-                None => format!(".{name}"),
-            };
+            let key = RefKey::member(None, name, call);
+            let what = member_text("", name, call);
             self.used(what, found, n, true, key);
             return true;
         }
@@ -843,15 +826,8 @@ impl<'a> Analyzer<'a> {
             found.extend(ids);
         }
         if !found.is_empty() {
-            let key = RefKey {
-                name: name.to_owned(),
-                labels: call.map(CallArgs::all_labels),
-                ..RefKey::default()
-            };
-            let what = match call {
-                Some(a) => format!("{display}.{name}{}", a.display()),
-                None => format!("{display}.{name}"),
-            };
+            let key = RefKey::member(None, name, call);
+            let what = member_text(display, name, call);
             self.used(what, found, n, true, key);
             return;
         }
@@ -898,12 +874,7 @@ impl<'a> Analyzer<'a> {
             Some(a) if a == "Optional" => format!("{path}?"),
             _ => path.clone(),
         };
-        let key = RefKey {
-            recv: Some(path.clone()),
-            name: name.to_owned(),
-            labels: call.map(CallArgs::all_labels),
-            ..RefKey::default()
-        };
+        let key = RefKey::member(Some(path.as_str()), name, call);
         if ids.is_empty() {
             let mut roots = vec![path.as_str()];
             if let Some(a) = also {

@@ -47,6 +47,7 @@ use crate::version::{Target, Version};
 
 pub(crate) use checks::resolve_name;
 pub(crate) use declarations::Decls;
+use labels::CallArgs;
 use types::Ty;
 
 /// Deeper subtrees are not analyzed (real code is far shallower; garbage can be deeper).
@@ -84,6 +85,26 @@ pub(crate) struct RefKey {
     pub labels: Option<Vec<String>>,
     pub is_type: bool,
     pub is_init: bool,
+}
+
+impl RefKey {
+    /// A member `name` (called with `call`'s labels, if a call) of `recv`, if known.
+    fn member(recv: Option<&str>, name: &str, call: Option<&CallArgs>) -> RefKey {
+        RefKey {
+            recv: recv.map(str::to_owned),
+            name: name.to_owned(),
+            labels: call.map(CallArgs::all_labels),
+            ..RefKey::default()
+        }
+    }
+}
+
+/// `prefix.name` with `call`'s arguments, as the evidence spells a member reference.
+fn member_text(prefix: &str, name: &str, call: Option<&CallArgs>) -> String {
+    format!(
+        "{prefix}.{name}{}",
+        call.map(CallArgs::display).unwrap_or_default()
+    )
 }
 
 /// A reference that the index says does not exist.
